@@ -1,0 +1,59 @@
+# p4sim / AI-fabric data planes. `make run` and `make test` do all set-up on a fresh machine.
+# TARGET=p4sim (default) uses our embedded compiler and switch; TARGET=bmv2 uses
+# p4c-bm2-ss and simple_switch_grpc from PATH.
+TARGET ?= p4sim
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+ifeq ($(TARGET),bmv2)
+P4C    := p4c-bm2-ss
+SWITCH := simple_switch_grpc
+else ifeq ($(TARGET),p4sim)
+P4C    := $(VENV)/bin/p4sim-compile
+SWITCH := $(VENV)/bin/p4sim-switch
+else
+$(error TARGET must be p4sim or bmv2, not '$(TARGET)')
+endif
+export TARGET P4C SWITCH
+
+PROGRAMS := $(basename $(notdir $(wildcard p4src/*.p4)))
+P4_DEPS  := $(shell find p4src/include -name '*.p4' 2>/dev/null)
+OUTPUTS  := $(foreach p,$(PROGRAMS),build/$(p).json build/$(p).p4info.txtpb)
+
+.PHONY: all install build test test-unit test-ptf run bench clean
+
+all: build
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e .
+	touch $@
+
+build: $(OUTPUTS)
+
+# One compiler run makes both files (a grouped target).
+build/%.json build/%.p4info.txtpb &: p4src/%.p4 $(P4_DEPS) | $(STAMP)
+	@mkdir -p build
+	$(P4C) --arch v1model -o build/$*.json --p4runtime-files build/$*.p4info.txtpb $<
+
+test: test-unit test-ptf
+
+test-unit: $(STAMP) build
+	$(PY) -m pytest -q tests
+
+test-ptf: $(STAMP) build
+	@if [ -x ptf_tests/run.sh ]; then ptf_tests/run.sh; else echo "no PTF suite yet"; fi
+
+run: $(STAMP) build
+	$(PY) -m control.demo
+
+bench: $(STAMP) build
+	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf build .pytest_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

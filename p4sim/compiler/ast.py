@@ -1,0 +1,640 @@
+"""The P4_16 abstract syntax tree: the contract between the parser and everything after it.
+
+Nodes are frozen dataclasses, declared once here; every node carries the SourceSpan of
+its first token so later stages can report errors at the right place. The tree is
+purely syntactic: names are unresolved strings and types are as written. Semantic
+stages keep their results in side tables keyed by node identity (``id(node)``) or
+build their own IR, rather than mutating the tree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from p4sim.compiler.errors import SourceSpan
+
+
+@dataclass(frozen=True)
+class Node:
+    span: SourceSpan = field(compare=False, repr=False, kw_only=True)
+
+
+# --------------------------------------------------------------------------- annotations
+
+
+@dataclass(frozen=True)
+class Annotation(Node):
+    """``@name(...)``. ``args`` holds parsed expressions when the body parses as an
+    expression list (``@name("x")``, ``@id(5)``); ``body`` is always the raw token text
+    between the parentheses (``None`` when there were no parentheses), so unknown
+    annotations pass through untouched."""
+
+    name: str
+    args: tuple["Expression", ...] = ()
+    body: str | None = None
+
+
+Annotations = tuple[Annotation, ...]
+
+
+# --------------------------------------------------------------------------- types
+
+
+@dataclass(frozen=True)
+class Type(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class BitType(Type):
+    """``bit<W>`` (signed=False) or ``int<W>`` (signed=True). ``width`` is an expression
+    (it may name a constant); a bare ``bit`` is ``bit<1>``."""
+
+    width: "Expression"
+    signed: bool = False
+
+
+@dataclass(frozen=True)
+class VarbitType(Type):
+    max_width: "Expression"
+
+
+@dataclass(frozen=True)
+class IntType(Type):
+    """Arbitrary-precision ``int`` (compile-time only)."""
+
+
+@dataclass(frozen=True)
+class BoolType(Type):
+    pass
+
+
+@dataclass(frozen=True)
+class StringType(Type):
+    pass
+
+
+@dataclass(frozen=True)
+class VoidType(Type):
+    pass
+
+
+@dataclass(frozen=True)
+class ErrorType(Type):
+    """The ``error`` type."""
+
+
+@dataclass(frozen=True)
+class MatchKindType(Type):
+    pass
+
+
+@dataclass(frozen=True)
+class DontCareType(Type):
+    """``_`` used as a type argument."""
+
+
+@dataclass(frozen=True)
+class NamedType(Type):
+    """A type referred to by name, possibly specialized: ``H``, ``register<bit<32>>``,
+    ``.Foo`` (top_level=True for a leading dot)."""
+
+    name: str
+    type_args: tuple[Type, ...] = ()
+    top_level: bool = False
+
+
+@dataclass(frozen=True)
+class StackType(Type):
+    """``H[N]``."""
+
+    element: Type
+    size: "Expression"
+
+
+@dataclass(frozen=True)
+class TupleType(Type):
+    elements: tuple[Type, ...]
+
+
+# --------------------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Expression(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class IntLiteral(Expression):
+    """``42``, ``8w5``, ``4s-3`` (sign folded into value), ``0x1F``. ``width`` is None for
+    an unsized literal; ``signed`` tells ``s`` from ``w``."""
+
+    value: int
+    width: int | None = None
+    signed: bool = False
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class BoolLiteral(Expression):
+    value: bool
+
+
+@dataclass(frozen=True)
+class StringLiteral(Expression):
+    value: str
+
+
+@dataclass(frozen=True)
+class Name(Expression):
+    """An identifier in expression position (top_level=True for ``.x``)."""
+
+    name: str
+    top_level: bool = False
+
+
+@dataclass(frozen=True)
+class Member(Expression):
+    """``expr.member`` (fields, methods, enum members, ``error.X``, ``T.x``)."""
+
+    expr: Expression
+    member: str
+
+
+@dataclass(frozen=True)
+class TypeNameExpression(Expression):
+    """A type used where an expression is expected, e.g. ``bit<8>`` inside ``.. ``
+    casts are handled by Cast; this covers ``error.NoError`` when ``error`` is parsed as
+    a type, and enum qualifiers like ``HashAlgorithm`` when resolution needs a type."""
+
+    type: Type
+
+
+@dataclass(frozen=True)
+class ArrayIndex(Expression):
+    """``stack[i]``."""
+
+    expr: Expression
+    index: Expression
+
+
+@dataclass(frozen=True)
+class Slice(Expression):
+    """``expr[hi:lo]``."""
+
+    expr: Expression
+    hi: Expression
+    lo: Expression
+
+
+@dataclass(frozen=True)
+class Unary(Expression):
+    """op in ``! ~ - +``."""
+
+    op: str
+    operand: Expression
+
+
+@dataclass(frozen=True)
+class Binary(Expression):
+    """op in ``* / % + - |+| |-| << >> <= >= < > != == & ^ | && || ++ &&& ..``.
+
+    ``&&&`` (mask) and ``..`` (range) only appear in select cases and table entries."""
+
+    op: str
+    left: Expression
+    right: Expression
+
+
+@dataclass(frozen=True)
+class Ternary(Expression):
+    cond: Expression
+    then: Expression
+    otherwise: Expression
+
+
+@dataclass(frozen=True)
+class Cast(Expression):
+    type: Type
+    expr: Expression
+
+
+@dataclass(frozen=True)
+class Argument(Node):
+    """An argument of a call or instantiation; ``name`` for ``f(x = 1)``; ``value`` is
+    ``DontCare`` for ``_``."""
+
+    value: Expression
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class MethodCall(Expression):
+    """``target<type_args>(args)``; target is a Name or Member expression."""
+
+    target: Expression
+    type_args: tuple[Type, ...]
+    args: tuple[Argument, ...]
+
+
+@dataclass(frozen=True)
+class ConstructorCall(Expression):
+    """``T(args)`` used as an expression, e.g. ``V1Switch(MyParser(), ...)`` or an
+    instance in a table property ``implementation = action_profile(32)``."""
+
+    type: Type
+    args: tuple[Argument, ...]
+
+
+@dataclass(frozen=True)
+class ListExpression(Expression):
+    """``{a, b, c}`` (list / tuple / struct initializer by position)."""
+
+    elements: tuple[Expression, ...]
+
+
+@dataclass(frozen=True)
+class NamedField(Node):
+    name: str
+    value: Expression
+
+
+@dataclass(frozen=True)
+class StructExpression(Expression):
+    """``{a = 1, b = 2}`` or ``(T){...}``-style struct initializer; ``type`` is None
+    when the type comes from context."""
+
+    type: Type | None
+    fields: tuple[NamedField, ...]
+
+
+@dataclass(frozen=True)
+class DefaultExpression(Expression):
+    """``default`` in select cases, switch labels and table entries."""
+
+
+@dataclass(frozen=True)
+class DontCare(Expression):
+    """``_``."""
+
+
+Expr = Expression
+
+
+# --------------------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Statement(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Assignment(Statement):
+    left: Expression
+    right: Expression
+
+
+@dataclass(frozen=True)
+class MethodCallStatement(Statement):
+    call: MethodCall
+
+
+@dataclass(frozen=True)
+class EmptyStatement(Statement):
+    pass
+
+
+@dataclass(frozen=True)
+class BlockStatement(Statement):
+    statements: tuple[Statement, ...]
+    annotations: Annotations = ()
+
+
+@dataclass(frozen=True)
+class IfStatement(Statement):
+    cond: Expression
+    then: Statement
+    otherwise: Statement | None = None
+
+
+@dataclass(frozen=True)
+class SwitchCase(Node):
+    """One label of a switch. ``labels`` are Name expressions (action names), value
+    expressions, or DefaultExpression; ``body`` is None for a fall-through label."""
+
+    label: Expression
+    body: BlockStatement | None
+
+
+@dataclass(frozen=True)
+class SwitchStatement(Statement):
+    """``switch (t.apply().action_run) {...}`` or ``switch (expr) {...}``."""
+
+    expr: Expression
+    cases: tuple[SwitchCase, ...]
+
+
+@dataclass(frozen=True)
+class ExitStatement(Statement):
+    pass
+
+
+@dataclass(frozen=True)
+class ReturnStatement(Statement):
+    value: Expression | None = None
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class Declaration(Node):
+    name: str
+    annotations: Annotations = field(default=(), kw_only=True)
+
+
+@dataclass(frozen=True)
+class Parameter(Node):
+    """``direction`` is ``in``, ``out``, ``inout`` or ``""`` (directionless); ``default``
+    is an optional default value expression."""
+
+    name: str
+    type: Type
+    direction: str = ""
+    default: Expression | None = None
+    annotations: Annotations = ()
+
+
+@dataclass(frozen=True)
+class TypeParameter(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class StructField(Node):
+    name: str
+    type: Type
+    annotations: Annotations = ()
+
+
+@dataclass(frozen=True)
+class HeaderDecl(Declaration):
+    fields: tuple[StructField, ...]
+    type_params: tuple[TypeParameter, ...] = ()
+
+
+@dataclass(frozen=True)
+class HeaderUnionDecl(Declaration):
+    fields: tuple[StructField, ...]
+    type_params: tuple[TypeParameter, ...] = ()
+
+
+@dataclass(frozen=True)
+class StructDecl(Declaration):
+    fields: tuple[StructField, ...]
+    type_params: tuple[TypeParameter, ...] = ()
+
+
+@dataclass(frozen=True)
+class EnumMember(Node):
+    name: str
+    value: Expression | None = None  # set for serializable enums
+
+
+@dataclass(frozen=True)
+class EnumDecl(Declaration):
+    """``enum E {A, B}`` (underlying None) or ``enum bit<8> E {A = 1}``."""
+
+    members: tuple[EnumMember, ...]
+    underlying: Type | None = None
+
+
+@dataclass(frozen=True)
+class ErrorDecl(Node):
+    """``error { A, B }`` (may appear several times; members accumulate)."""
+
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MatchKindDecl(Node):
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TypedefDecl(Declaration):
+    """``typedef T N;`` (is_new_type=False) or ``type T N;`` (is_new_type=True)."""
+
+    type: Type
+    is_new_type: bool = False
+
+
+@dataclass(frozen=True)
+class ConstantDecl(Declaration):
+    type: Type
+    value: Expression
+
+
+@dataclass(frozen=True)
+class VariableDecl(Declaration):
+    """A local variable (in a control, parser, action, function or block)."""
+
+    type: Type
+    init: Expression | None = None
+
+
+@dataclass(frozen=True)
+class MethodPrototype(Node):
+    """A method inside an extern, or an abstract method; ``return_type`` None for a
+    constructor. ``is_abstract`` for ``abstract`` methods."""
+
+    name: str
+    return_type: Type | None
+    params: tuple[Parameter, ...]
+    type_params: tuple[TypeParameter, ...] = ()
+    annotations: Annotations = ()
+    is_abstract: bool = False
+
+
+@dataclass(frozen=True)
+class ExternDecl(Declaration):
+    """``extern X<T> { methods }``."""
+
+    type_params: tuple[TypeParameter, ...]
+    methods: tuple[MethodPrototype, ...]
+
+
+@dataclass(frozen=True)
+class ExternFunctionDecl(Declaration):
+    """``extern void f<T>(in T x);``."""
+
+    return_type: Type
+    params: tuple[Parameter, ...]
+    type_params: tuple[TypeParameter, ...] = ()
+
+
+@dataclass(frozen=True)
+class FunctionDecl(Declaration):
+    return_type: Type
+    params: tuple[Parameter, ...]
+    body: BlockStatement
+    type_params: tuple[TypeParameter, ...] = ()
+
+
+@dataclass(frozen=True)
+class ActionDecl(Declaration):
+    params: tuple[Parameter, ...]
+    body: BlockStatement
+
+
+@dataclass(frozen=True)
+class Instantiation(Declaration):
+    """``T(args) name;`` or ``T(args) name = { ... }`` (initializer: abstract methods)."""
+
+    type: Type
+    args: tuple[Argument, ...]
+    initializer: tuple[Declaration, ...] = ()
+
+
+@dataclass(frozen=True)
+class ValueSetDecl(Declaration):
+    """``value_set<T>(size) name;``."""
+
+    element_type: Type
+    size: Expression
+
+
+# ----- tables
+
+
+@dataclass(frozen=True)
+class KeyElement(Node):
+    expr: Expression
+    match_kind: str
+    annotations: Annotations = ()
+
+
+@dataclass(frozen=True)
+class ActionRef(Node):
+    """An entry in ``actions = {...}``, or the action of an entry / default_action.
+    ``name`` may be dotted (``.NoAction``); ``args`` empty when omitted."""
+
+    name: str
+    args: tuple[Argument, ...] = ()
+    annotations: Annotations = ()
+    has_args: bool = False  # True when written with parentheses
+
+
+@dataclass(frozen=True)
+class TableEntry(Node):
+    """One ``const entries`` line: ``keyset`` is a tuple of key expressions (masks via
+    ``&&&``, ranges via ``..``, DefaultExpression / DontCare for wildcard);
+    ``priority`` from ``priority = N:`` when given."""
+
+    keyset: tuple[Expression, ...]
+    action: ActionRef
+    priority: Expression | None = None
+    is_const: bool = False
+    annotations: Annotations = ()
+
+
+@dataclass(frozen=True)
+class TableProperty(Node):
+    """A table property. Exactly one of the value forms is set:
+    ``key`` (key = {...}), ``actions`` (actions = {...}), ``entries`` (entries = {...}),
+    ``action`` (default_action = a(...)), or ``value`` (any other: size, counters,
+    implementation, meters, support_timeout, user properties)."""
+
+    name: str
+    is_const: bool = False
+    key: tuple[KeyElement, ...] | None = None
+    actions: tuple[ActionRef, ...] | None = None
+    entries: tuple[TableEntry, ...] | None = None
+    action: ActionRef | None = None
+    value: Expression | None = None
+    annotations: Annotations = ()
+
+
+@dataclass(frozen=True)
+class TableDecl(Declaration):
+    properties: tuple[TableProperty, ...]
+
+
+# ----- parsers
+
+
+@dataclass(frozen=True)
+class SelectCase(Node):
+    """``keyset: next_state;`` keyset is a ListExpression for tuples, or one
+    expression (value, mask ``&&&``, range ``..``, value set Name, DefaultExpression,
+    DontCare)."""
+
+    keyset: Expression
+    next_state: str
+
+
+@dataclass(frozen=True)
+class SelectExpression(Expression):
+    exprs: tuple[Expression, ...]
+    cases: tuple[SelectCase, ...]
+
+
+@dataclass(frozen=True)
+class ParserState(Declaration):
+    """``transition`` is a Name (direct, including accept/reject) or a
+    SelectExpression; None means implicit reject."""
+
+    statements: tuple[Statement, ...]
+    transition: Expression | None
+
+
+@dataclass(frozen=True)
+class ParserDecl(Declaration):
+    """A parser type declaration (``states`` empty and is_type_decl True when it is a
+    prototype like ``parser Parser<H>(...);``)."""
+
+    params: tuple[Parameter, ...]
+    constructor_params: tuple[Parameter, ...] = ()
+    type_params: tuple[TypeParameter, ...] = ()
+    locals: tuple[Declaration, ...] = ()
+    states: tuple[ParserState, ...] = ()
+    is_type_decl: bool = False
+
+
+@dataclass(frozen=True)
+class ControlDecl(Declaration):
+    """A control (``apply`` None and is_type_decl True for a prototype)."""
+
+    params: tuple[Parameter, ...]
+    constructor_params: tuple[Parameter, ...] = ()
+    type_params: tuple[TypeParameter, ...] = ()
+    locals: tuple[Declaration, ...] = ()
+    apply: BlockStatement | None = None
+    is_type_decl: bool = False
+
+
+@dataclass(frozen=True)
+class PackageDecl(Declaration):
+    params: tuple[Parameter, ...]
+    type_params: tuple[TypeParameter, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeclarationStatement(Statement):
+    """A local declaration (variable or constant) appearing among statements."""
+
+    decl: Declaration
+
+
+TopLevel = Union[
+    HeaderDecl, HeaderUnionDecl, StructDecl, EnumDecl, ErrorDecl, MatchKindDecl,
+    TypedefDecl, ConstantDecl, ExternDecl, ExternFunctionDecl, FunctionDecl, ActionDecl,
+    ParserDecl, ControlDecl, PackageDecl, Instantiation,
+]
+
+
+@dataclass(frozen=True)
+class Program(Node):
+    declarations: tuple[Node, ...]

@@ -1,0 +1,145 @@
+"""What the control plane sees of a program: the input of P4Info generation.
+
+The back end (semantic analysis + lowering) fills one ControlPlaneModel per program; the
+P4Info stage turns it into a ``p4.config.v1.P4Info`` with p4c-compatible IDs. Names are
+fully qualified as p4c writes them (``IngressImpl.ipv4_lpm``); annotations are kept as
+source text (``@brief("x")``) so they pass through unchanged.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Annot:
+    """One annotation: name without ``@``, and raw body text (None when no parens)."""
+
+    name: str
+    body: str | None = None
+
+    def string_arg(self) -> str | None:
+        """The string literal argument of ``@name("x")``-style annotations."""
+        if self.body is None:
+            return None
+        text = self.body.strip()
+        if len(text) >= 2 and text[0] == '"' and text[-1] == '"':
+            return text[1:-1]
+        return None
+
+
+@dataclass(frozen=True)
+class Named:
+    """Common part of every P4Info object: the fully qualified name, annotations, and
+    the ``@id`` value when the source fixes one."""
+
+    name: str
+    annotations: tuple[Annot, ...] = field(default=(), kw_only=True)
+    fixed_id: int | None = field(default=None, kw_only=True)
+    doc_brief: str | None = field(default=None, kw_only=True)
+    doc_description: str | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True)
+class MatchFieldInfo(Named):
+    bitwidth: int
+    match_type: str  # exact | lpm | ternary | range | optional | other kind name
+
+
+@dataclass(frozen=True)
+class ActionParamInfo(Named):
+    bitwidth: int
+
+
+@dataclass(frozen=True)
+class ActionInfo(Named):
+    params: tuple[ActionParamInfo, ...] = ()
+
+
+@dataclass(frozen=True)
+class ActionRefInfo:
+    action: str  # fully qualified action name
+    scope: str = "TABLE_AND_DEFAULT"  # or TABLE_ONLY (@tableonly), DEFAULT_ONLY (@defaultonly)
+    annotations: tuple[Annot, ...] = ()
+
+
+@dataclass(frozen=True)
+class TableInfo(Named):
+    match_fields: tuple[MatchFieldInfo, ...]
+    action_refs: tuple[ActionRefInfo, ...]
+    size: int
+    const_default_action: str | None = None  # set when default_action is const
+    implementation: str | None = None  # action profile / selector name
+    direct_resources: tuple[str, ...] = ()  # direct counter / meter names
+    idle_timeout: bool = False  # support_timeout = true
+    is_const_table: bool = False  # const entries
+    has_initial_entries: bool = False
+
+
+@dataclass(frozen=True)
+class ActionProfileInfo(Named):
+    table_names: tuple[str, ...]
+    with_selector: bool
+    size: int
+    max_group_size: int = 0
+
+
+@dataclass(frozen=True)
+class CounterInfo(Named):
+    unit: str  # BYTES | PACKETS | BOTH
+    size: int = 0
+    direct_table: str | None = None  # set for direct counters
+
+
+@dataclass(frozen=True)
+class MeterInfo(Named):
+    unit: str  # BYTES | PACKETS
+    size: int = 0
+    direct_table: str | None = None  # set for direct meters
+
+
+@dataclass(frozen=True)
+class RegisterInfo(Named):
+    bitwidth: int
+    size: int
+
+
+@dataclass(frozen=True)
+class StructMemberInfo:
+    name: str
+    bitwidth: int
+
+
+@dataclass(frozen=True)
+class DigestInfo(Named):
+    """``digest<T>(receiver, data)``; p4c names it by the type T and records T's fields
+    in type_info."""
+
+    struct_name: str
+    members: tuple[StructMemberInfo, ...]
+
+
+@dataclass(frozen=True)
+class ControllerHeaderInfo(Named):
+    """A header annotated ``@controller_header("packet_in")``; name is that string."""
+
+    metadata: tuple[StructMemberInfo, ...]
+
+
+@dataclass(frozen=True)
+class ValueSetInfo(Named):
+    match_fields: tuple[MatchFieldInfo, ...]
+    size: int
+
+
+@dataclass
+class ControlPlaneModel:
+    arch: str = "v1model"
+    tables: list[TableInfo] = field(default_factory=list)
+    actions: list[ActionInfo] = field(default_factory=list)
+    action_profiles: list[ActionProfileInfo] = field(default_factory=list)
+    counters: list[CounterInfo] = field(default_factory=list)  # direct ones included
+    meters: list[MeterInfo] = field(default_factory=list)  # direct ones included
+    registers: list[RegisterInfo] = field(default_factory=list)
+    digests: list[DigestInfo] = field(default_factory=list)
+    controller_headers: list[ControllerHeaderInfo] = field(default_factory=list)
+    value_sets: list[ValueSetInfo] = field(default_factory=list)
