@@ -1,0 +1,183 @@
+"""The fabric's topology file: switches, hosts and links, validated before use.
+
+Format (TOML, or the same structure in JSON)::
+
+    [[switches]]
+    name = "leaf1"           # unique
+    device_id = 0            # unique P4Runtime device id
+    grpc = "127.0.0.1:9559"  # P4Runtime address
+    role = "leaf"            # leaf | spine
+    node_id = 1              # INT node id, unique
+    cpu_port = 255           # optional
+
+    [[hosts]]
+    name = "h1"
+    ip = "10.0.1.1"
+    mac = "00:00:0a:00:01:01"
+    switch = "leaf1"
+    port = 1
+
+    [[links]]
+    a = "leaf1:3"            # switch:port at each end
+    b = "spine1:1"
+    rate_pps = 10000         # optional, for queue settings
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from control.config_reader import Reader, load_document
+from control.errors import ProblemList
+
+MAX_PORT = 510  # 511 is v1model's drop port
+
+
+@dataclass(frozen=True)
+class Switch:
+    name: str
+    device_id: int
+    grpc: str
+    role: str
+    node_id: int
+    cpu_port: int = 255
+
+
+@dataclass(frozen=True)
+class Host:
+    name: str
+    ip: str
+    mac: str
+    switch: str
+    port: int
+
+
+@dataclass(frozen=True)
+class Link:
+    a_switch: str
+    a_port: int
+    b_switch: str
+    b_port: int
+    rate_pps: float | None = None
+
+
+@dataclass(frozen=True)
+class Topology:
+    switches: tuple[Switch, ...]
+    hosts: tuple[Host, ...]
+    links: tuple[Link, ...]
+    by_name: dict[str, Switch] = field(compare=False, repr=False, default_factory=dict)
+
+    def switch(self, name: str) -> Switch:
+        return self.by_name[name]
+
+    def hosts_on(self, switch: str) -> list[Host]:
+        return [h for h in self.hosts if h.switch == switch]
+
+    def host_facing_ports(self, switch: str) -> set[int]:
+        return {h.port for h in self.hosts_on(switch)}
+
+
+def load_topology(path: str) -> Topology:
+    """Read and validate a topology file; raises ConfigError listing every problem."""
+    problems = ProblemList(path)
+    top = Reader(load_document(path), "", problems)
+    switches = [_read_switch(Reader(t, f"switches[{i}]", problems))
+                for i, t in enumerate(top.table_list("switches"))]
+    hosts = [_read_host(Reader(t, f"hosts[{i}]", problems))
+             for i, t in enumerate(top.table_list("hosts", required=False))]
+    links = [_read_link(Reader(t, f"links[{i}]", problems), i, problems)
+             for i, t in enumerate(top.table_list("links", required=False))]
+    top.reject_unknown()
+    good_switches = [s for s in switches if s is not None]
+    _check_unique(problems, "switches", switches, ("name", "device_id", "node_id", "grpc"))
+    _check_unique(problems, "hosts", hosts, ("name", "ip", "mac"))
+    names = {s.name for s in good_switches}
+    used_ports: dict[tuple[str, int], str] = {}
+    for i, host in enumerate(hosts):
+        if host is None:
+            continue
+        if host.switch not in names:
+            problems.add(f"hosts[{i}].switch", f"no switch named {host.switch!r}")
+        _claim_port(problems, used_ports, (host.switch, host.port), f"hosts[{i}]")
+    for i, link in enumerate(links):
+        if link is None:
+            continue
+        for side, sw, port in (("a", link.a_switch, link.a_port), ("b", link.b_switch, link.b_port)):
+            if sw not in names:
+                problems.add(f"links[{i}].{side}", f"no switch named {sw!r}")
+            _claim_port(problems, used_ports, (sw, port), f"links[{i}].{side}")
+        if link.a_switch == link.b_switch:
+            problems.add(f"links[{i}]", "a link must join two different switches")
+    problems.raise_if_any()
+    return Topology(tuple(good_switches), tuple(h for h in hosts if h), tuple(l for l in links if l),
+                    by_name={s.name: s for s in good_switches})
+
+
+def _read_switch(r: Reader) -> Switch | None:
+    name = r.string("name")
+    device_id = r.integer("device_id", 0, 2**64 - 1)
+    grpc = r.string("grpc")
+    role = r.choice("role", ("leaf", "spine"))
+    node_id = r.integer("node_id", 0, 2**32 - 1)
+    cpu_port = r.integer("cpu_port", 1, MAX_PORT, required=False, default=255)
+    if grpc is not None and ":" not in grpc:
+        r.problems.add(f"{r.where}.grpc", f"{grpc!r} must be HOST:PORT")
+        grpc = None
+    r.reject_unknown()
+    if None in (name, device_id, grpc, role, node_id, cpu_port):
+        return None
+    return Switch(name, device_id, grpc, role, node_id, cpu_port)
+
+
+def _read_host(r: Reader) -> Host | None:
+    name = r.string("name")
+    ip = r.ipv4("ip")
+    mac = r.mac("mac")
+    switch = r.string("switch")
+    port = r.integer("port", 0, MAX_PORT)
+    r.reject_unknown()
+    if None in (name, ip, mac, switch, port):
+        return None
+    return Host(name, ip, mac, switch, port)
+
+
+def _read_link(r: Reader, index: int, problems: ProblemList) -> Link | None:
+    ends = []
+    for side in ("a", "b"):
+        text = r.string(side)
+        if text is None:
+            ends.append(None)
+            continue
+        sw, sep, port_text = text.rpartition(":")
+        if not sep or not sw or not port_text.isdigit() or int(port_text) > MAX_PORT:
+            problems.add(f"links[{index}].{side}", f"{text!r} must be SWITCH:PORT with PORT in [0, {MAX_PORT}]")
+            ends.append(None)
+        else:
+            ends.append((sw, int(port_text)))
+    rate = r.number("rate_pps", 1, 1e9, required=False)
+    r.reject_unknown()
+    if None in ends:
+        return None
+    (a_sw, a_port), (b_sw, b_port) = ends
+    return Link(a_sw, a_port, b_sw, b_port, rate)
+
+
+def _check_unique(problems: ProblemList, kind: str, items: list, attrs: tuple[str, ...]) -> None:
+    for attr in attrs:
+        seen: dict[object, int] = {}
+        for i, item in enumerate(items):
+            if item is None:
+                continue
+            value = getattr(item, attr)
+            if value in seen:
+                problems.add(f"{kind}[{i}].{attr}", f"duplicate {value!r} (also {kind}[{seen[value]}])")
+            else:
+                seen[value] = i
+
+
+def _claim_port(problems: ProblemList, used: dict[tuple[str, int], str], key: tuple[str, int],
+                where: str) -> None:
+    if key in used:
+        problems.add(where, f"port {key[1]} of {key[0]} is already used by {used[key]}")
+    else:
+        used[key] = where
