@@ -1,0 +1,315 @@
+"""ControlPlaneModel -> ``p4.config.v1.P4Info``, shaped like p4c's output: objects in
+model order (the back end lists them in p4c's order), member IDs 1..n, direct resources,
+implementations and action scopes resolved to IDs."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from p4.config.v1 import p4info_pb2
+
+from p4sim.compiler.control_plane import (
+    ActionInfo, ActionProfileInfo, ActionRefInfo, Annot, ControlPlaneModel,
+    ControllerHeaderInfo, CounterInfo, DigestInfo, MatchFieldInfo, MeterInfo, Named,
+    RegisterInfo, TableInfo, ValueSetInfo)
+from p4sim.compiler.p4info.annotations import (
+    annotation_strings, fill_annotations, has_annotation)
+from p4sim.compiler.p4info.errors import P4InfoError
+from p4sim.compiler.p4info.field_ids import allocate_field_ids
+from p4sim.compiler.p4info.ids import IdPrefix
+from p4sim.compiler.p4info.symbols import (
+    SymbolTable, counter_prefix, meter_prefix, plain_name)
+
+_MATCH_TYPES = {
+    "exact": p4info_pb2.MatchField.EXACT,
+    "lpm": p4info_pb2.MatchField.LPM,
+    "ternary": p4info_pb2.MatchField.TERNARY,
+    "range": p4info_pb2.MatchField.RANGE,
+    "optional": p4info_pb2.MatchField.OPTIONAL,
+}
+_NOT_CONTROL_PLANE_MATCH = "selector"  # an action selector's input, not a key field
+
+_COUNTER_UNITS = {
+    "BYTES": p4info_pb2.CounterSpec.BYTES, "bytes": p4info_pb2.CounterSpec.BYTES,
+    "PACKETS": p4info_pb2.CounterSpec.PACKETS, "packets": p4info_pb2.CounterSpec.PACKETS,
+    "BOTH": p4info_pb2.CounterSpec.BOTH,
+    "packets_and_bytes": p4info_pb2.CounterSpec.BOTH,
+}
+_METER_UNITS = {
+    "BYTES": p4info_pb2.MeterSpec.BYTES, "bytes": p4info_pb2.MeterSpec.BYTES,
+    "PACKETS": p4info_pb2.MeterSpec.PACKETS, "packets": p4info_pb2.MeterSpec.PACKETS,
+}
+_SCOPES = {
+    "TABLE_AND_DEFAULT": p4info_pb2.ActionRef.TABLE_AND_DEFAULT,
+    "TABLE_ONLY": p4info_pb2.ActionRef.TABLE_ONLY,
+    "DEFAULT_ONLY": p4info_pb2.ActionRef.DEFAULT_ONLY,
+}
+
+
+def build_p4info(model: ControlPlaneModel) -> p4info_pb2.P4Info:
+    """The P4Info of a program, with p4c-compatible IDs and aliases."""
+    return _Builder(model).build()
+
+
+def _hidden(item: Named) -> bool:
+    return has_annotation(item.annotations, "hidden")
+
+
+class _Builder:
+    def __init__(self, model: ControlPlaneModel) -> None:
+        self.model = model
+        self.symbols = SymbolTable(model)
+        self.info = p4info_pb2.P4Info()
+
+    def build(self) -> p4info_pb2.P4Info:
+        self.info.pkg_info.arch = self.model.arch
+        for table in self.model.tables:
+            self._table(table)
+        emitted_actions: set[str] = set()
+        for action in self.model.actions:
+            if plain_name(action.name) not in emitted_actions:
+                emitted_actions.add(plain_name(action.name))
+                self._action(action)
+        for profile in self.model.action_profiles:
+            self._action_profile(profile)
+        for counter in self.model.counters:
+            self._counter(counter)
+        for meter in self.model.meters:
+            self._meter(meter)
+        for header in self.model.controller_headers:
+            self._controller_header(header)
+        for value_set in self.model.value_sets:
+            self._value_set(value_set)
+        for register in self.model.registers:
+            self._register(register)
+        for digest in self.model.digests:
+            self._digest(digest)
+        self.info.type_info.SetInParent()  # p4c always writes type_info, even empty
+        return self.info
+
+    # -- helpers ---------------------------------------------------------------
+
+    def _preamble(self, preamble: p4info_pb2.Preamble, prefix: IdPrefix, item: Named,
+                  alias: str | None = None) -> None:
+        preamble.id = self.symbols.id_of(prefix, item)
+        preamble.name = plain_name(item.name)
+        preamble.alias = alias if alias is not None else self.symbols.alias(item.name)
+        fill_annotations(preamble, item)
+
+    def _ref(self, prefix: IdPrefix, name: str, user: str) -> int:
+        try:
+            return self.symbols.id_by_name(prefix, name)
+        except P4InfoError:
+            kind = prefix.name.lower().replace("_", " ")
+            raise P4InfoError(f"{user} refers to {kind} '{name}', which the "
+                              "control-plane model does not declare") from None
+
+    def _direct_resource_id(self, name: str, table: str) -> int:
+        for counter in self.model.counters:
+            if counter.direct_table and plain_name(counter.name) == plain_name(name):
+                return self.symbols.id_of(IdPrefix.DIRECT_COUNTER, counter)
+        for meter in self.model.meters:
+            if meter.direct_table and plain_name(meter.name) == plain_name(name):
+                return self.symbols.id_of(IdPrefix.DIRECT_METER, meter)
+        raise P4InfoError(f"table '{table}' lists direct resource '{name}', which is "
+                          "neither a direct counter nor a direct meter of the model")
+
+    # -- tables ----------------------------------------------------------------
+
+    def _table(self, table: TableInfo) -> None:
+        if _hidden(table):
+            return
+        message = self.info.tables.add()
+        self._preamble(message.preamble, IdPrefix.TABLE, table)
+        owner = f"table '{plain_name(table.name)}'"
+        self._match_fields(message.match_fields, table.match_fields, owner)
+        for ref in table.action_refs:
+            self._action_ref(message.action_refs.add(), ref, owner)
+        if table.const_default_action:
+            message.const_default_action_id = self._ref(
+                IdPrefix.ACTION, table.const_default_action, f"{owner} (const default action)")
+        if table.implementation:
+            message.implementation_id = self._ref(
+                IdPrefix.ACTION_PROFILE, table.implementation, f"{owner} (implementation)")
+        for resource in table.direct_resources:
+            message.direct_resource_ids.append(self._direct_resource_id(resource, table.name))
+        message.size = table.size
+        if table.idle_timeout:
+            message.idle_timeout_behavior = p4info_pb2.Table.NOTIFY_CONTROL
+        if table.is_const_table:
+            message.is_const_table = True
+        if table.has_initial_entries:
+            message.has_initial_entries = True
+
+    def _match_fields(self, out: object, fields: Sequence[MatchFieldInfo], owner: str) -> None:
+        ids = allocate_field_ids([f.fixed_id for f in fields], f"{owner} match fields")
+        for field_id, field in zip(ids, fields):
+            if field.match_type == _NOT_CONTROL_PLANE_MATCH:
+                continue
+            message = out.add()  # type: ignore[attr-defined]
+            message.id = field_id
+            if field.name:
+                message.name = field.name
+            fill_annotations(message, field)
+            message.bitwidth = field.bitwidth
+            if field.match_type in _MATCH_TYPES:
+                message.match_type = _MATCH_TYPES[field.match_type]
+            elif field.match_type:
+                message.other_match_type = field.match_type
+            else:
+                raise P4InfoError(f"{owner}: match field '{field.name}' has no match kind")
+
+    def _action_ref(self, message: p4info_pb2.ActionRef, ref: ActionRefInfo, owner: str) -> None:
+        message.id = self._ref(IdPrefix.ACTION, ref.action, owner)
+        annots = list(ref.annotations)
+        table_only = ref.scope == "TABLE_ONLY" or has_annotation(annots, "tableonly")
+        default_only = ref.scope == "DEFAULT_ONLY" or has_annotation(annots, "defaultonly")
+        if ref.scope not in _SCOPES:
+            raise P4InfoError(f"{owner}: action '{ref.action}' has unknown scope "
+                              f"'{ref.scope}' (expected one of {', '.join(_SCOPES)})")
+        if table_only and default_only:
+            raise P4InfoError(f"{owner}: action '{ref.action}' is annotated both "
+                              "@tableonly and @defaultonly")
+        # p4c derives the scope from the annotation, so both always appear together.
+        if table_only and not has_annotation(annots, "tableonly"):
+            annots.append(Annot("tableonly"))
+        if default_only and not has_annotation(annots, "defaultonly"):
+            annots.append(Annot("defaultonly"))
+        message.annotations.extend(annotation_strings(annots))
+        if table_only:
+            message.scope = p4info_pb2.ActionRef.TABLE_ONLY
+        elif default_only:
+            message.scope = p4info_pb2.ActionRef.DEFAULT_ONLY
+
+    # -- actions and profiles ----------------------------------------------------
+
+    def _action(self, action: ActionInfo) -> None:
+        if _hidden(action):
+            return
+        message = self.info.actions.add()
+        self._preamble(message.preamble, IdPrefix.ACTION, action)
+        ids = allocate_field_ids([p.fixed_id for p in action.params],
+                                 f"action '{plain_name(action.name)}' parameters")
+        for param_id, param in zip(ids, action.params):
+            out = message.params.add()
+            out.id = param_id
+            out.name = param.name
+            fill_annotations(out, param)
+            out.bitwidth = param.bitwidth
+
+    def _action_profile(self, profile: ActionProfileInfo) -> None:
+        if _hidden(profile):
+            return
+        message = self.info.action_profiles.add()
+        self._preamble(message.preamble, IdPrefix.ACTION_PROFILE, profile)
+        owner = f"action profile '{plain_name(profile.name)}'"
+        for table in profile.table_names:
+            message.table_ids.append(self._ref(IdPrefix.TABLE, table, owner))
+        if profile.with_selector:
+            message.with_selector = True
+        message.size = profile.size
+        if profile.max_group_size:
+            message.max_group_size = profile.max_group_size
+
+    # -- counters, meters, registers -------------------------------------------
+
+    def _counter(self, counter: CounterInfo) -> None:
+        if _hidden(counter):
+            return
+        unit = _unit(_COUNTER_UNITS, counter.unit, f"counter '{counter.name}'")
+        if counter.direct_table:
+            direct = self.info.direct_counters.add()
+            self._preamble(direct.preamble, counter_prefix(counter), counter)
+            direct.spec.unit = unit
+            direct.direct_table_id = self._ref(
+                IdPrefix.TABLE, counter.direct_table, f"direct counter '{counter.name}'")
+        else:
+            indexed = self.info.counters.add()
+            self._preamble(indexed.preamble, counter_prefix(counter), counter)
+            indexed.spec.unit = unit
+            indexed.size = counter.size
+
+    def _meter(self, meter: MeterInfo) -> None:
+        if _hidden(meter):
+            return
+        unit = _unit(_METER_UNITS, meter.unit, f"meter '{meter.name}'")
+        if meter.direct_table:
+            direct = self.info.direct_meters.add()
+            self._preamble(direct.preamble, meter_prefix(meter), meter)
+            direct.spec.unit = unit
+            direct.direct_table_id = self._ref(
+                IdPrefix.TABLE, meter.direct_table, f"direct meter '{meter.name}'")
+        else:
+            indexed = self.info.meters.add()
+            self._preamble(indexed.preamble, meter_prefix(meter), meter)
+            indexed.spec.unit = unit
+            indexed.size = meter.size
+
+    def _register(self, register: RegisterInfo) -> None:
+        if _hidden(register):
+            return
+        message = self.info.registers.add()
+        self._preamble(message.preamble, IdPrefix.REGISTER, register)
+        message.type_spec.bitstring.bit.bitwidth = register.bitwidth
+        message.size = register.size
+
+    # -- packet I/O, value sets, digests -----------------------------------------
+
+    def _controller_header(self, header: ControllerHeaderInfo) -> None:
+        if _hidden(header):
+            return
+        message = self.info.controller_packet_metadata.add()
+        # P4Runtime names these by the @controller_header string, alias included.
+        self._preamble(message.preamble, IdPrefix.CONTROLLER_HEADER, header,
+                       alias=plain_name(header.name))
+        ids = allocate_field_ids([None] * len(header.metadata),
+                                 f"controller header '{header.name}'")
+        for member_id, member in zip(ids, header.metadata):
+            out = message.metadata.add()
+            out.id = member_id
+            out.name = member.name
+            out.bitwidth = member.bitwidth
+
+    def _value_set(self, value_set: ValueSetInfo) -> None:
+        if _hidden(value_set):
+            return
+        message = self.info.value_sets.add()
+        self._preamble(message.preamble, IdPrefix.VALUE_SET, value_set)
+        owner = f"value set '{plain_name(value_set.name)}'"
+        ids = allocate_field_ids([f.fixed_id for f in value_set.match_fields], owner)
+        for field_id, field in zip(ids, value_set.match_fields):
+            out = message.match.add()
+            out.id = field_id
+            if field.name:
+                out.name = field.name
+            out.bitwidth = field.bitwidth
+            kind = field.match_type or "exact"
+            if kind in _MATCH_TYPES:
+                out.match_type = _MATCH_TYPES[kind]
+            else:
+                out.other_match_type = kind
+            out.annotations.extend(annotation_strings(field.annotations, skip=frozenset({"match"})))
+        message.size = value_set.size
+
+    def _digest(self, digest: DigestInfo) -> None:
+        if _hidden(digest):
+            return
+        message = self.info.digests.add()
+        self._preamble(message.preamble, IdPrefix.DIGEST, digest)
+        message.type_spec.struct.name = digest.struct_name
+        struct = self.info.type_info.structs[digest.struct_name]
+        if not struct.members:
+            for member in digest.members:
+                out = struct.members.add()
+                out.name = member.name
+                out.type_spec.bitstring.bit.bitwidth = member.bitwidth
+
+
+def _unit(table: dict[str, int], unit: str, owner: str) -> int:
+    try:
+        return table[unit]
+    except KeyError:
+        raise P4InfoError(f"{owner}: unknown unit '{unit}' (expected one of "
+                          f"{', '.join(sorted({k for k in table if k.isupper()}))})") from None
+
+
+
