@@ -1,0 +1,133 @@
+"""Raw Ethernet I/O on Linux interfaces through AF_PACKET sockets.
+
+Each switch port is one non-blocking AF_PACKET socket bound to its interface in
+promiscuous mode.  Copies of frames the host itself sends on the interface (including
+the ones this switch transmits) come back with PACKET_OUTGOING and are ignored.
+Receiving never raises for a bad frame: runts are counted and skipped, oversized frames
+are truncated by the kernel to the buffer size and counted; a failed send is counted.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import socket
+import struct
+from dataclasses import dataclass, field
+
+log = logging.getLogger(__name__)
+
+ETH_P_ALL = 0x0003
+SOL_PACKET = 263
+PACKET_ADD_MEMBERSHIP = 1
+PACKET_MR_PROMISC = 1
+PACKET_OUTGOING = 4
+MIN_FRAME = 14           # an Ethernet header; anything shorter is a runt
+MAX_FRAME = 9216 + 64    # jumbo frames plus slack; longer frames are truncated
+RECV_BATCH = 64          # frames read from one socket before looking at others
+SOCKET_BUFFER = 4 * 1024 * 1024
+
+
+class PacketIOError(OSError):
+    """An interface could not be opened (missing, no permission...)."""
+
+
+@dataclass
+class PortCounters:
+    rx: int = 0
+    tx: int = 0
+    rx_runts: int = 0
+    rx_truncated: int = 0
+    rx_errors: int = 0
+    tx_errors: int = 0
+
+
+@dataclass
+class RawPort:
+    """One switch port bound to one interface."""
+
+    port: int
+    iface: str
+    sock: socket.socket
+    counters: PortCounters = field(default_factory=PortCounters)
+
+    @classmethod
+    def open(cls, port: int, iface: str) -> "RawPort":
+        try:
+            sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+        except OSError as exc:
+            raise PacketIOError(exc.errno, f"port {port}: cannot open a raw socket "
+                                f"(needs root or CAP_NET_RAW): {exc.strerror}") from exc
+        try:
+            sock.bind((iface, ETH_P_ALL))
+            ifindex = socket.if_nametoindex(iface)
+            membership = struct.pack("iHH8s", ifindex, PACKET_MR_PROMISC, 0, b"")
+            sock.setsockopt(SOL_PACKET, PACKET_ADD_MEMBERSHIP, membership)
+            for option in (socket.SO_RCVBUF, socket.SO_SNDBUF):
+                sock.setsockopt(socket.SOL_SOCKET, option, SOCKET_BUFFER)
+            sock.setblocking(False)
+        except OSError as exc:
+            sock.close()
+            raise PacketIOError(exc.errno, f"port {port}: cannot bind interface "
+                                f"{iface!r}: {exc.strerror}") from exc
+        return cls(port, iface, sock)
+
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
+    def receive_batch(self, limit: int = RECV_BATCH) -> list[bytes]:
+        """Up to `limit` frames that arrived on the wire; [] when none is waiting."""
+        frames: list[bytes] = []
+        recv = self.sock.recvfrom
+        counters = self.counters
+        while len(frames) < limit:
+            try:
+                data, address = recv(MAX_FRAME + 1)
+            except BlockingIOError:
+                break
+            except InterruptedError:
+                continue
+            except OSError as exc:
+                counters.rx_errors += 1
+                log.warning("port %d (%s): receive failed: %s", self.port, self.iface, exc)
+                break
+            if address[2] == PACKET_OUTGOING:
+                continue
+            if len(data) < MIN_FRAME:
+                counters.rx_runts += 1
+                continue
+            if len(data) > MAX_FRAME:
+                counters.rx_truncated += 1
+                data = data[:MAX_FRAME]
+            counters.rx += 1
+            frames.append(data)
+        return frames
+
+    def send(self, frame: bytes) -> bool:
+        """Transmit one frame; False (and counted) if the kernel refused it."""
+        try:
+            self.sock.send(frame)
+        except OSError as exc:
+            self.counters.tx_errors += 1
+            if exc.errno not in (errno.ENOBUFS, errno.EAGAIN):
+                log.warning("port %d (%s): send of %d bytes failed: %s",
+                            self.port, self.iface, len(frame), exc)
+            return False
+        self.counters.tx += 1
+        return True
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def open_ports(ports: dict[int, str]) -> dict[int, RawPort]:
+    """Open every port or none: a failure closes the ones already opened."""
+    opened: dict[int, RawPort] = {}
+    try:
+        for port, iface in sorted(ports.items()):
+            opened[port] = RawPort.open(port, iface)
+    except PacketIOError:
+        for raw in opened.values():
+            raw.close()
+        raise
+    return opened

@@ -1,0 +1,40 @@
+"""Counters of the switch architecture, written by the dataplane thread only."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass
+class SwitchStats:
+    """Drops by cause, pipeline errors and per-port traffic.
+
+    Plain integer increments from one thread; readers on other threads may see values
+    a packet or two stale, which is fine for monitoring and for tests that first
+    `wait_idle()`.
+    """
+
+    rx: Counter = field(default_factory=Counter)        # port -> frames into ingress
+    tx: Counter = field(default_factory=Counter)        # port -> frames sent out
+    tail_drops: Counter = field(default_factory=Counter)  # port -> queue-full drops
+    priority_drops: int = 0      # standard_metadata.priority beyond the priority queues
+    ingress_drops: int = 0       # egress_spec == drop port at the end of ingress
+    egress_drops: int = 0        # mark_to_drop in egress
+    no_program_drops: int = 0    # packets that arrived while no program was loaded
+    pipeline_errors: int = 0     # exceptions and failed asserts inside a pipeline
+    resubmits: int = 0
+    recirculations: int = 0
+    clones: int = 0
+    replicas: int = 0
+    digests: int = 0
+    packet_ins: int = 0
+
+    def as_dict(self) -> dict:
+        """JSON-friendly snapshot (port keys become strings)."""
+        out: dict = {}
+        for name, value in vars(self).items():
+            out[name] = ({str(k): v for k, v in sorted(value.items())}
+                         if isinstance(value, Counter) else value)
+        out["total_tail_drops"] = sum(self.tail_drops.values())
+        return out

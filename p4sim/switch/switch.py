@@ -1,0 +1,345 @@
+"""The simple_switch-like device: ports, traffic manager, PRE and the dataplane thread.
+
+One dataplane thread does everything per packet (receive, ingress, queueing, egress,
+transmit) in an event loop over the port sockets and a wake-up eventfd.  A single
+thread avoids GIL hand-offs between Python threads, which would cost more than the
+pipeline itself; queueing is still faithful because the traffic manager holds packets
+until their departure time and egress only takes what is due.  After each ingress the
+loop drains what became due, so an unlimited queue behaves as an idle BMv2 queue.
+
+Other threads talk to the loop through thread-safe deques (`inject`, `packet_out`) and a
+lock around configuration changes; callbacks run on the dataplane thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import selectors
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any, Callable
+
+from p4sim.switch.packet_io import RawPort, open_ports
+from p4sim.switch.pcap import PcapWriter
+from p4sim.switch.pre import PacketReplicationEngine
+from p4sim.switch.stats import SwitchStats
+from p4sim.switch.traffic_manager import TrafficManager
+from p4sim.switch.v1model import INSTANCE_NORMAL, V1ModelPipeline
+
+log = logging.getLogger(__name__)
+
+OutputListener = Callable[[int, bytes], None]
+PacketInListener = Callable[[bytes], None]
+DigestListener = Callable[[str, tuple], None]
+
+INGRESS_BATCH = 64   # packets taken from one source before the loop looks elsewhere
+
+
+class SwitchError(RuntimeError):
+    """Misuse of the switch API (no CPU port, not started...)."""
+
+
+class Switch:
+    """A v1model switch as BMv2 simple_switch(_grpc) presents it."""
+
+    def __init__(self, device_id: int = 0, ports: dict[int, str] | None = None,
+                 cpu_port: int | None = None, priority_queues: int = 1,
+                 queue_depth: int = 64, queue_rate: float | None = None,
+                 pcap_dir: str | None = None) -> None:
+        self.device_id = device_id
+        self.ports: dict[int, str] = dict(ports or {})
+        self.cpu_port = cpu_port
+        self.pcap_dir = pcap_dir
+        self.pre = PacketReplicationEngine()
+        self.stats = SwitchStats()
+        self._tm = TrafficManager(priority_queues, queue_depth, queue_rate)
+        self._config_lock = threading.Lock()     # TM + pipeline swaps vs the loop
+        self._idle_lock = threading.Lock()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._external: deque = deque()          # (port, data) from inject/packet_out
+        self._internal: deque = deque()          # resubmitted/recirculated packets
+        self._pipeline: V1ModelPipeline | None = None
+        self._program: Any = None
+        self._output_listeners: list[OutputListener] = []
+        self._packet_in_listeners: list[PacketInListener] = []
+        self._digest_listeners: list[DigestListener] = []
+        self._raw_ports: dict[int, RawPort] = {}
+        self._pcaps_in: dict[int, PcapWriter] = {}
+        self._pcaps_out: dict[int, PcapWriter] = {}
+        self._wake_fd = -1
+        self._sleeping = False
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+        self._clock_origin_ns = time.monotonic_ns()
+
+    # -- program -------------------------------------------------------------------------
+    def load_program(self, json_obj: dict | None) -> None:
+        """Load BMv2 JSON (or None for no program); fresh tables, PRE and queues.
+
+        The new program is built before anything is swapped, so a JSON that fails to
+        load (LoadError) leaves the running program untouched.
+        """
+        program = None
+        if json_obj is not None:
+            from p4sim.switch.program import Program
+            program = Program.load(json_obj)
+        with self._config_lock:
+            dropped = self._tm.clear()
+            if dropped:
+                log.info("pipeline swap: dropped %d queued packets", dropped)
+            self._internal.clear()
+            self.pre.reset()
+            self._program = program
+            self._pipeline = (V1ModelPipeline(program, self.pre, self._tm, self.stats, self)
+                              if program is not None else None)
+
+    @property
+    def program(self) -> Any:
+        return self._program
+
+    @property
+    def runtime(self) -> Any:
+        return self._program.runtime if self._program is not None else None
+
+    # -- packets in ------------------------------------------------------------------------
+    def inject(self, port: int, data: bytes) -> None:
+        """A frame arriving on `port` (in-process tests, STF runner)."""
+        with self._idle_lock:
+            self._idle.clear()
+            self._external.append((port, bytes(data)))
+        if self._sleeping:
+            self._wake()
+
+    def packet_out(self, data: bytes) -> None:
+        """A PacketOut from the controller: enters ingress on the CPU port."""
+        if self.cpu_port is None:
+            raise SwitchError("packet_out needs a CPU port (start with --cpu-port)")
+        self.inject(self.cpu_port, data)
+
+    # -- listeners -------------------------------------------------------------------------
+    def add_output_listener(self, fn: OutputListener) -> None:
+        """fn(port, frame) for every frame leaving a (non-CPU) port."""
+        self._output_listeners.append(fn)
+
+    def add_packet_in_listener(self, fn: PacketInListener) -> None:
+        """fn(frame) for every frame the pipeline sends to the CPU port."""
+        self._packet_in_listeners.append(fn)
+
+    def add_digest_listener(self, fn: DigestListener) -> None:
+        """fn(learn list name, values) for every digest generated in ingress."""
+        self._digest_listeners.append(fn)
+
+    # -- queues ----------------------------------------------------------------------------
+    def set_queue_depth(self, depth: int, port: int | None = None,
+                        priority: int | None = None) -> None:
+        """Capacity in packets of one queue, a port's queues or all queues."""
+        with self._config_lock:
+            self._tm.set_depth(depth, port, priority)
+
+    def set_queue_rate(self, pps: float | None, port: int | None = None,
+                       priority: int | None = None) -> None:
+        """Drain rate in packets per second (0 or None: unlimited)."""
+        with self._config_lock:
+            self._tm.set_rate(pps, port, priority)
+        self._wake()
+
+    def queue_config(self, port: int, priority: int = 0) -> tuple[int, float | None]:
+        with self._config_lock:
+            return self._tm.queue_config(port, priority)
+
+    @property
+    def priority_queues(self) -> int:
+        return self._tm.priority_queues
+
+    # -- life cycle --------------------------------------------------------------------------
+    def start(self) -> None:
+        """Open the port sockets and pcap files, then start the dataplane thread."""
+        if self._thread is not None:
+            raise SwitchError("switch already started")
+        self._raw_ports = open_ports(self.ports)
+        try:
+            self._open_pcaps()
+        except OSError:
+            self._close_io()
+            raise
+        self._wake_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+        self._stopping = False
+        self._thread = threading.Thread(target=self._run, name=f"p4sim-dp{self.device_id}",
+                                        daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the dataplane thread and close sockets and files (idempotent)."""
+        thread = self._thread
+        if thread is None:
+            return
+        self._stopping = True
+        self._wake()
+        thread.join()
+        self._thread = None
+        os.close(self._wake_fd)
+        self._wake_fd = -1
+        self._close_io()
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        """True once every injected packet (and its copies) left or was dropped."""
+        return self._idle.wait(timeout)
+
+    def port_counters(self) -> dict[int, dict]:
+        """Per-interface socket counters (rx, tx, runts, errors)."""
+        return {port: vars(raw.counters).copy() for port, raw in self._raw_ports.items()}
+
+    def __enter__(self) -> "Switch":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- V1ModelHost -------------------------------------------------------------------------
+    def now_ns(self) -> int:
+        """Nanoseconds since the switch was created (timestamps start at 0, as BMv2)."""
+        return time.monotonic_ns() - self._clock_origin_ns
+
+    def transmit(self, port: int, data: bytes) -> None:
+        self.stats.tx[port] += 1
+        if port == self.cpu_port:
+            self.stats.packet_ins += 1
+            for fn in self._packet_in_listeners:
+                self._call_listener(fn, data)
+            return
+        raw = self._raw_ports.get(port)
+        if raw is not None:
+            raw.send(data)
+        pcap = self._pcaps_out.get(port)
+        if pcap is not None:
+            pcap.write(data)
+        for fn in self._output_listeners:
+            self._call_listener(fn, port, data)
+
+    def reinject(self, port: int, data: bytes, instance_type: int,
+                 preserved: dict | None) -> None:
+        self._internal.append((port, data, instance_type, preserved))
+
+    def digest(self, name: str, values: tuple[int, ...]) -> None:
+        for fn in self._digest_listeners:
+            self._call_listener(fn, name, values)
+
+    # -- dataplane thread ----------------------------------------------------------------------
+    def _run(self) -> None:
+        selector = selectors.DefaultSelector()
+        selector.register(self._wake_fd, selectors.EVENT_READ, None)
+        for raw in self._raw_ports.values():
+            selector.register(raw.fileno(), selectors.EVENT_READ, raw)
+        try:
+            while not self._stopping:
+                try:
+                    self._iterate(selector)
+                except Exception:  # the loop must survive anything a packet triggers
+                    self.stats.pipeline_errors += 1
+                    log.exception("dataplane loop error (continuing)")
+        finally:
+            selector.close()
+
+    def _iterate(self, selector: selectors.BaseSelector) -> None:
+        timeout = self._poll_timeout()
+        self._sleeping = timeout != 0
+        if self._sleeping and (self._external or self._internal or self._stopping):
+            timeout = 0
+        events = selector.select(timeout)
+        self._sleeping = False
+        for key, _mask in events:
+            raw = key.data
+            if raw is None:
+                try:
+                    os.eventfd_read(self._wake_fd)
+                except BlockingIOError:
+                    pass
+                continue
+            for frame in raw.receive_batch():
+                self._ingress(raw.port, frame)
+        for _ in range(INGRESS_BATCH):
+            if self._internal:
+                port, data, instance_type, preserved = self._internal.popleft()
+                self._ingress(port, data, instance_type, preserved)
+            elif self._external:
+                port, data = self._external.popleft()
+                self._ingress(port, data)
+            else:
+                break
+        with self._config_lock:
+            self._drain()
+
+    def _poll_timeout(self) -> float | None:
+        """0 when work is waiting, else the time to the next departure (None: forever)."""
+        if self._external or self._internal:
+            return 0
+        with self._config_lock:
+            next_ns = self._tm.next_departure_ns()
+            if next_ns is None:
+                with self._idle_lock:
+                    if not self._external and not self._internal:
+                        self._idle.set()
+                return None
+        delay = next_ns - self.now_ns()
+        return max(delay, 0) / 1e9
+
+    def _ingress(self, port: int, data: bytes, instance_type: int = INSTANCE_NORMAL,
+                 preserved: dict | None = None) -> None:
+        with self._config_lock:
+            pipeline = self._pipeline
+            if instance_type == INSTANCE_NORMAL:
+                self.stats.rx[port] += 1
+                pcap = self._pcaps_in.get(port)
+                if pcap is not None:
+                    pcap.write(data)
+            if pipeline is None:
+                self.stats.no_program_drops += 1
+                return
+            pipeline.ingress(port, data, instance_type, preserved)
+            self._drain()
+
+    def _drain(self) -> None:
+        """Run egress for every packet whose departure time has come (lock held)."""
+        pipeline = self._pipeline
+        if pipeline is None or not self._tm.total:
+            return
+        for port, _priority, item, depth in self._tm.pop_ready(self.now_ns()):
+            pipeline.egress(port, item, depth)
+
+    def _wake(self) -> None:
+        fd = self._wake_fd
+        if fd >= 0:
+            try:
+                os.eventfd_write(fd, 1)
+            except OSError:
+                pass  # closed concurrently by stop(); nothing left to wake
+
+    def _call_listener(self, fn: Callable, *args: Any) -> None:
+        try:
+            fn(*args)
+        except Exception:
+            log.exception("listener %r failed", fn)
+
+    # -- files and sockets ------------------------------------------------------------------
+    def _open_pcaps(self) -> None:
+        if not self.pcap_dir:
+            return
+        directory = Path(self.pcap_dir)
+        directory.mkdir(parents=True, exist_ok=True)
+        for port, iface in sorted(self.ports.items()):
+            self._pcaps_in[port] = PcapWriter(directory / f"{iface}_in.pcap")
+            self._pcaps_out[port] = PcapWriter(directory / f"{iface}_out.pcap")
+
+    def _close_io(self) -> None:
+        for raw in self._raw_ports.values():
+            raw.close()
+        self._raw_ports = {}
+        for pcap in (*self._pcaps_in.values(), *self._pcaps_out.values()):
+            pcap.close()
+        self._pcaps_in = {}
+        self._pcaps_out = {}

@@ -1,0 +1,289 @@
+"""The v1model packet flow of BMv2 simple_switch around one loaded Program.
+
+After ingress (simple_switch's order): I2E clone -> digests -> resubmit, else
+multicast, else drop on the drop port, else unicast.  After egress: E2E clone ->
+drop on the drop port -> checksum update and deparse -> truncate -> recirculate, else
+transmit.  instance_type: 0 normal, 1 ingress clone, 2 egress clone, 4 recirculated,
+5 multicast replica, 6 resubmitted.  As in BMv2, copies that re-enter ingress or egress
+(clones, resubmits, recirculations) start with all metadata zeroed except the fields of
+the preserved field list.
+
+This module holds no thread or queue of its own: the Switch gives it a traffic manager,
+the PRE, a clock and a `V1ModelHost` for everything that leaves the pipeline.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable, Protocol
+
+from p4sim.switch.packet import ArchRequests
+from p4sim.switch.pre import PacketReplicationEngine
+from p4sim.switch.stats import SwitchStats
+from p4sim.switch.traffic_manager import TrafficManager
+
+log = logging.getLogger(__name__)
+
+DROP_PORT = 511
+INSTANCE_NORMAL = 0
+INSTANCE_INGRESS_CLONE = 1
+INSTANCE_EGRESS_CLONE = 2
+INSTANCE_RECIRC = 4
+INSTANCE_REPLICATION = 5
+INSTANCE_RESUBMIT = 6
+
+# One TM entry: (packet, packet_length register, clone-session truncation or 0).
+Queued = tuple[Any, int, int]
+
+
+class V1ModelHost(Protocol):
+    """What the architecture needs from the switch around it."""
+
+    def transmit(self, port: int, data: bytes) -> None: ...
+    def reinject(self, port: int, data: bytes, instance_type: int,
+                 preserved: dict | None) -> None: ...
+    def digest(self, name: str, values: tuple[int, ...]) -> None: ...
+    def now_ns(self) -> int: ...
+
+
+class _StdFields:
+    """Setters/getters for the standard_metadata fields a program really has.
+
+    simple_switch only writes queueing and timestamp metadata when the program
+    declares them; older JSON may lack `priority`.  Missing fields read as 0 and
+    writes to them are ignored.
+    """
+
+    NAMES = ("ingress_port", "egress_spec", "egress_port", "instance_type",
+             "packet_length", "enq_timestamp", "enq_qdepth", "deq_timedelta",
+             "deq_qdepth", "ingress_global_timestamp", "egress_global_timestamp",
+             "mcast_grp", "egress_rid", "priority")
+
+    def __init__(self, probe: Any) -> None:
+        self.present: set[str] = set()
+        for name in self.NAMES:
+            try:
+                probe.get_std(name)
+            except KeyError:
+                continue
+            self.present.add(name)
+
+    def getter(self, name: str) -> Callable[[Any], int]:
+        if name in self.present:
+            return lambda pkt: pkt.get_std(name)
+        return lambda pkt: 0
+
+    def setter(self, name: str) -> Callable[[Any, int], None]:
+        if name in self.present:
+            return lambda pkt, value: pkt.set_std(name, value)
+        return lambda pkt, value: None
+
+
+def _metadata_resetter(probe: Any) -> Callable[[Any], None]:
+    """Zero every metadata header of a packet, as BMv2's PHV::reset_metadata.
+
+    Uses the PHV layout the core documents in packet.py (flat slot list, header
+    base/n_slots, template); the contract has no reset call of its own.
+    """
+    layout = probe.layout
+    spans = [(info.base, info.base + info.n_slots) for info in layout.headers
+             if info.metadata]
+    template = layout.template
+    chunks = [(start, end, template[start:end]) for start, end in spans]
+
+    def reset(pkt: Any) -> None:
+        f = pkt.f
+        for start, end, values in chunks:
+            f[start:end] = values
+    return reset
+
+
+class V1ModelPipeline:
+    """simple_switch semantics for one Program; rebuilt whenever a program is loaded."""
+
+    def __init__(self, program: Any, pre: PacketReplicationEngine, tm: TrafficManager,
+                 stats: SwitchStats, host: V1ModelHost) -> None:
+        self.program = program
+        self.pre = pre
+        self.tm = tm
+        self.stats = stats
+        self.host = host
+        probe = program.new_packet(b"", 0)
+        std = _StdFields(probe)
+        self._reset_metadata = _metadata_resetter(probe)
+        self._get = {name: std.getter(name) for name in std.NAMES}
+        self._set = {name: std.setter(name) for name in std.NAMES}
+        self._has_queueing = {"enq_timestamp", "enq_qdepth", "deq_timedelta",
+                              "deq_qdepth"} <= std.present
+
+    # -- ingress -------------------------------------------------------------------------
+    def ingress(self, port: int, data: bytes, instance_type: int = INSTANCE_NORMAL,
+                preserved: dict | None = None) -> None:
+        """Run one packet through parser, checksum verification and ingress."""
+        program = self.program
+        now_ns = self.host.now_ns()
+        pkt = program.new_packet(data, port)
+        sets = self._set
+        if instance_type != INSTANCE_NORMAL:
+            self._reset_metadata(pkt)
+            if preserved:
+                pkt.restore_fields(preserved)
+            sets["instance_type"](pkt, instance_type)
+        sets["packet_length"](pkt, len(data))
+        sets["ingress_global_timestamp"](pkt, now_ns // 1000)
+        try:
+            program.parse(pkt)
+            program.verify_checksums(pkt)
+            program.ingress(pkt)
+        except Exception as exc:  # a pipeline fault must never stop the switch
+            self._pipeline_error("ingress", port, data, exc)
+            return
+        arch = pkt.arch
+        if arch.drop_errors:
+            self._pipeline_error("ingress", port, data, "; ".join(arch.drop_errors))
+            return
+        arch.exit_called = False
+        if arch.clone_session is not None:
+            self._ingress_clone(pkt, port, data, now_ns)
+        for name, values in arch.digests:
+            self.stats.digests += 1
+            self.host.digest(name, values)
+        if arch.resubmit_field_list is not None:
+            self.stats.resubmits += 1
+            kept = pkt.preserved_fields(arch.resubmit_field_list)
+            self.host.reinject(port, data, INSTANCE_RESUBMIT, kept)
+            return
+        pkt.arch = ArchRequests(truncate_length=arch.truncate_length)
+        mgid = self._get["mcast_grp"](pkt)
+        if mgid:
+            sets["instance_type"](pkt, INSTANCE_REPLICATION)
+            self._multicast(pkt, mgid, len(data), 0, now_ns)
+            return
+        egress_spec = self._get["egress_spec"](pkt)
+        if egress_spec == DROP_PORT:
+            self.stats.ingress_drops += 1
+            return
+        sets["instance_type"](pkt, INSTANCE_NORMAL)
+        self._enqueue(egress_spec, (pkt, len(data), 0), now_ns)
+
+    def _ingress_clone(self, pkt: Any, port: int, data: bytes, now_ns: int) -> None:
+        """Clone the packet as it entered this ingress pass, re-parsed (BMv2 does too)."""
+        arch = pkt.arch
+        session = self.pre.clone_session(arch.clone_session)
+        if session is None:
+            return
+        kept = (pkt.preserved_fields(arch.clone_field_list)
+                if arch.clone_field_list is not None else None)
+        clone = self.program.new_packet(data, port)
+        try:
+            self.program.parse(clone)
+        except Exception as exc:
+            self._pipeline_error("ingress clone parse", port, data, exc)
+            return
+        self._prepare_copy(clone, kept, INSTANCE_INGRESS_CLONE)
+        self._send_clone(clone, session, len(data), now_ns)
+
+    # -- egress --------------------------------------------------------------------------
+    def egress(self, port: int, item: Queued, depth_after: int) -> None:
+        """Egress pipeline of a dequeued packet, then transmit/recirculate/drop."""
+        pkt, length, clone_truncate = item
+        program = self.program
+        now_ns = self.host.now_ns()
+        now_us = now_ns // 1000
+        sets = self._set
+        sets["egress_global_timestamp"](pkt, now_us)
+        if self._has_queueing:
+            sets["deq_timedelta"](pkt, now_us - self._get["enq_timestamp"](pkt))
+            sets["deq_qdepth"](pkt, depth_after)
+        sets["egress_port"](pkt, port)
+        sets["egress_spec"](pkt, 0)
+        sets["packet_length"](pkt, length)
+        try:
+            program.egress(pkt)
+        except Exception as exc:
+            self._pipeline_error("egress", port, None, exc)
+            return
+        arch = pkt.arch
+        if arch.drop_errors:
+            self._pipeline_error("egress", port, None, "; ".join(arch.drop_errors))
+            return
+        if arch.clone_session is not None:
+            self._egress_clone(pkt, length, now_ns)
+        if self._get["egress_spec"](pkt) == DROP_PORT:
+            self.stats.egress_drops += 1
+            return
+        try:
+            program.update_checksums(pkt)
+            data = program.deparse(pkt)
+        except Exception as exc:
+            self._pipeline_error("deparser", port, None, exc)
+            return
+        limit = arch.truncate_length
+        if clone_truncate and (limit is None or clone_truncate < limit):
+            limit = clone_truncate
+        if limit is not None and limit < len(data):
+            data = data[:limit]
+        if arch.recirculate_field_list is not None:
+            self.stats.recirculations += 1
+            kept = pkt.preserved_fields(arch.recirculate_field_list)
+            self.host.reinject(0, data, INSTANCE_RECIRC, kept)
+            return
+        self.host.transmit(port, data)
+
+    def _egress_clone(self, pkt: Any, length: int, now_ns: int) -> None:
+        """Copy of the packet as egress left it (deparsed later, by its own egress)."""
+        arch = pkt.arch
+        session = self.pre.clone_session(arch.clone_session)
+        if session is None:
+            return
+        kept = (pkt.preserved_fields(arch.clone_field_list)
+                if arch.clone_field_list is not None else None)
+        clone = pkt.copy()
+        self._prepare_copy(clone, kept, INSTANCE_EGRESS_CLONE)
+        self._send_clone(clone, session, length, now_ns)
+
+    # -- shared --------------------------------------------------------------------------
+    def _prepare_copy(self, clone: Any, kept: dict | None, instance_type: int) -> None:
+        clone.arch = ArchRequests()
+        self._reset_metadata(clone)
+        if kept:
+            clone.restore_fields(kept)
+        self._set["instance_type"](clone, instance_type)
+
+    def _send_clone(self, clone: Any, session: Any, length: int, now_ns: int) -> None:
+        self.stats.clones += 1
+        if session.mcast_grp is not None:
+            self._multicast(clone, session.mcast_grp, length, session.truncate, now_ns)
+        if session.port is not None:
+            self._enqueue(session.port, (clone, length, session.truncate), now_ns)
+
+    def _multicast(self, pkt: Any, mgid: int, length: int, truncate: int,
+                   now_ns: int) -> None:
+        set_rid = self._set["egress_rid"]
+        for port, rid in self.pre.replicas(mgid):
+            copy = pkt.copy()
+            set_rid(copy, rid)
+            self.stats.replicas += 1
+            self._enqueue(port, (copy, length, truncate), now_ns)
+
+    def _enqueue(self, port: int, item: Queued, now_ns: int) -> None:
+        pkt = item[0]
+        tm = self.tm
+        priority = self._get["priority"](pkt)
+        if not tm.accepts_priority(priority):
+            self.stats.priority_drops += 1
+            log.error("priority %d out of range (%d queue(s) per port), dropping packet",
+                      priority, tm.priority_queues)
+            return
+        if self._has_queueing:
+            self._set["enq_timestamp"](pkt, now_ns // 1000)
+            self._set["enq_qdepth"](pkt, tm.port_depth(port))
+        if not tm.enqueue(port, priority, item, now_ns):
+            self.stats.tail_drops[port] += 1
+
+    def _pipeline_error(self, stage: str, port: int, data: bytes | None,
+                        cause: Any) -> None:
+        self.stats.pipeline_errors += 1
+        shown = f" packet {data[:64].hex()}{'...' if len(data) > 64 else ''}" if data else ""
+        log.error("pipeline error in %s (port %d): %s;%s dropped", stage, port, cause,
+                  shown or " packet")
