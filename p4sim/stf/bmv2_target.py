@@ -1,0 +1,238 @@
+"""Runs an STF test against real BMv2 ``simple_switch`` in a private namespace.
+
+simple_switch is driven through ``simple_switch_CLI`` (one CLI run per command, so
+each reply is checked). BMv2 gives no "idle" signal: waiting means polling until no
+packet has come out for a quiet period, within a deadline.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from typing import Any
+
+from p4sim.stf.entries import ResolvedAction, ResolvedEntry, ResolvedKey
+from p4sim.stf.errors import TargetUnavailable
+from p4sim.stf.netns import PACKET_OUTGOING, NamespaceError, VethNamespace
+from p4sim.stf.target import TargetCommandError
+
+SWITCH_BINARY = "simple_switch"
+CLI_BINARY = "simple_switch_CLI"
+THRIFT_PORT = 9090
+START_TIMEOUT_S = 30.0
+QUIET_PERIOD_S = 0.5
+IDLE_DEADLINE_S = 30.0
+
+
+def check_bmv2_available() -> None:
+    """Raise TargetUnavailable naming whatever is missing."""
+    missing = [b for b in (SWITCH_BINARY, CLI_BINARY, "ip") if shutil.which(b) is None]
+    if missing:
+        raise TargetUnavailable(f"--target bmv2 needs {', '.join(missing)} on PATH "
+                                f"(not found: {', '.join(missing)})")
+    if os.geteuid() != 0:
+        raise TargetUnavailable("--target bmv2 needs root (it creates a network namespace and veth pairs)")
+
+
+class Bmv2Target:
+    """simple_switch with one veth pair per STF port, in namespace ``st<pid>``."""
+
+    def __init__(self, program: dict[str, Any], ports: list[int]):
+        check_bmv2_available()
+        self._workdir = tempfile.mkdtemp(prefix="p4sim-stf-bmv2-")
+        self._namespace = VethNamespace(f"st{os.getpid()}", ports)
+        self._outputs: list[tuple[int, bytes]] = []
+        self._lock = threading.Lock()
+        self._last_activity = time.monotonic()
+        self._stop = threading.Event()
+        self._process: subprocess.Popen[bytes] | None = None
+        self._sockets: dict = {}
+        self._readers: list[threading.Thread] = []
+        try:
+            self._namespace.__enter__()
+            self._start_switch(program)
+            self._sockets = self._namespace.open_sockets()
+            for port, sock in self._sockets.items():
+                reader = threading.Thread(target=self._read_port, args=(port, sock), daemon=True)
+                reader.start()
+                self._readers.append(reader)
+        except (NamespaceError, OSError) as exc:
+            self.close()
+            raise TargetUnavailable(f"could not start BMv2: {exc}") from None
+        except BaseException:
+            self.close()
+            raise
+
+    def _start_switch(self, program: dict[str, Any]) -> None:
+        json_path = os.path.join(self._workdir, "program.json")
+        with open(json_path, "w", encoding="utf-8") as handle:
+            json.dump(program, handle)
+        interfaces = [arg for port in self._namespace.ports for arg in ("-i", f"{port}@sw{port}")]
+        log = open(os.path.join(self._workdir, "switch.log"), "wb")
+        self._process = subprocess.Popen(
+            self._namespace.command(SWITCH_BINARY, "--thrift-port", str(THRIFT_PORT), *interfaces, json_path),
+            stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise TargetUnavailable(f"simple_switch exited with {self._process.returncode}; "
+                                        f"log: {self._workdir}/switch.log")
+            if self._namespace.connect_tcp(THRIFT_PORT, 0.2):
+                return
+            time.sleep(0.05)  # polling the Thrift port with a deadline
+        raise TargetUnavailable(f"simple_switch did not open its Thrift port within {START_TIMEOUT_S:.0f} s")
+
+    def _read_port(self, port: int, sock: Any) -> None:
+        while not self._stop.is_set():
+            ready, _, _ = select.select([sock], [], [], 0.1)
+            if not ready:
+                continue
+            try:
+                data, address = sock.recvfrom(65535)
+            except OSError:
+                return
+            if address[2] == PACKET_OUTGOING:
+                continue
+            with self._lock:
+                self._outputs.append((port, data))
+                self._last_activity = time.monotonic()
+
+    def _cli(self, command: str) -> str:
+        result = subprocess.run(self._namespace.command(CLI_BINARY, "--thrift-port", str(THRIFT_PORT)),
+                                input=command + "\n", capture_output=True, text=True, check=False)
+        output = result.stdout + result.stderr
+        if result.returncode != 0 or re.search(r"\bError\b|Invalid|error:", output):
+            raise TargetCommandError(f"simple_switch_CLI '{command}': {output.strip()}")
+        return output
+
+    # --- tables ----------------------------------------------------------------------
+
+    def add_entry(self, entry: ResolvedEntry) -> int:
+        keys = " ".join(_cli_key(key) for key in entry.keys)
+        args = " ".join(str(a) for a in entry.action.args)
+        priority = f" {entry.bmv2_priority}" if entry.bmv2_priority is not None else ""
+        output = self._cli(f"table_add {entry.table} {entry.action.name} {keys} => {args}{priority}")
+        match = re.search(r"handle (\d+)", output)
+        if not match:
+            raise TargetCommandError(f"table_add gave no handle: {output.strip()}")
+        return int(match.group(1))
+
+    def set_default(self, table: str, action: ResolvedAction) -> None:
+        args = " ".join(str(a) for a in action.args)
+        self._cli(f"table_set_default {table} {action.name} {args}".rstrip())
+
+    def clear_tables(self) -> None:
+        output = self._cli("show_tables")
+        for line in output.splitlines():
+            match = re.match(r"\s*(\S+)\s+\[", line)
+            if match:
+                self._cli(f"table_clear {match.group(1)}")
+
+    # --- replication -----------------------------------------------------------------
+
+    def mirroring_add(self, session: int, port: int | None, mcast_group: int | None) -> None:
+        if port is not None:
+            self._cli(f"mirroring_add {session} {port}")
+        else:
+            self._cli(f"mirroring_add_mc {session} {mcast_group}")
+
+    def mc_group_create(self, group: int) -> None:
+        self._cli(f"mc_mgrp_create {group}")
+
+    def mc_node_create(self, rid: int, ports: tuple[int, ...]) -> int:
+        output = self._cli(f"mc_node_create {rid} {' '.join(map(str, ports))}")
+        match = re.search(r"handle (\d+)", output)
+        if not match:
+            raise TargetCommandError(f"mc_node_create gave no handle: {output.strip()}")
+        return int(match.group(1))
+
+    def mc_node_associate(self, group: int, node: int) -> None:
+        self._cli(f"mc_node_associate {group} {node}")
+
+    # --- externs ---------------------------------------------------------------------
+
+    def read_counter(self, name: str, index: int) -> tuple[int, int]:
+        return _counter_value(self._cli(f"counter_read {name} {index}"))
+
+    def read_direct_counter(self, table: str, handle: int) -> tuple[int, int]:
+        raise TargetCommandError("direct counters are read through their counter name on BMv2; "
+                                 "use counter_read COUNTER HANDLE")
+
+    def write_counter(self, name: str, index: int, byte_count: int, packets: int) -> None:
+        self._cli(f"counter_write {name} {index} {packets} {byte_count}")
+
+    def read_register(self, name: str, index: int) -> int:
+        match = re.search(r"=\s*(\d+)", self._cli(f"register_read {name} {index}"))
+        if not match:
+            raise TargetCommandError(f"register_read {name} {index}: no value in the reply")
+        return int(match.group(1))
+
+    def write_register(self, name: str, index: int, value: int) -> None:
+        self._cli(f"register_write {name} {index} {value}")
+
+    def reset_register(self, name: str) -> None:
+        self._cli(f"register_reset {name}")
+
+    # --- packets ---------------------------------------------------------------------
+
+    def send(self, port: int, data: bytes) -> None:
+        self._sockets[port].send(data)
+        with self._lock:
+            self._last_activity = time.monotonic()
+
+    def wait_idle(self) -> None:
+        deadline = time.monotonic() + IDLE_DEADLINE_S
+        while time.monotonic() < deadline:
+            with self._lock:
+                quiet_for = time.monotonic() - self._last_activity
+            if quiet_for >= QUIET_PERIOD_S:
+                return
+            time.sleep(QUIET_PERIOD_S - quiet_for)  # re-check the quiet condition then
+        raise TargetCommandError(f"BMv2 kept sending packets for {IDLE_DEADLINE_S:.0f} s")
+
+    def outputs(self) -> list[tuple[int, bytes]]:
+        with self._lock:
+            return list(self._outputs)
+
+    def close(self) -> None:
+        self._stop.set()
+        for reader in self._readers:
+            reader.join(timeout=2)
+        for sock in self._sockets.values():
+            sock.close()
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        self._namespace.delete()
+        shutil.rmtree(self._workdir, ignore_errors=True)
+
+
+def _cli_key(key: ResolvedKey) -> str:
+    if key.match_kind == "lpm":
+        return f"{key.value:#x}/{key.prefix_len}"
+    if key.match_kind == "ternary":
+        return f"{key.value:#x}&&&{key.mask:#x}"
+    if key.match_kind == "range":
+        return f"{key.value:#x}->{key.high:#x}"
+    if key.match_kind == "optional":
+        full = (1 << key.bitwidth) - 1
+        return "0&&&0" if key.wildcard else f"{key.value:#x}&&&{full:#x}"
+    return f"{key.value:#x}"
+
+
+def _counter_value(output: str) -> tuple[int, int]:
+    match = re.search(r"packets=(\d+),\s*bytes=(\d+)", output)
+    if not match:
+        raise TargetCommandError(f"no counter value in the CLI reply: {output.strip()}")
+    return int(match.group(2)), int(match.group(1))

@@ -1,0 +1,169 @@
+"""Runs an STF test in-process against p4sim's switch (no interfaces, no root)."""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from p4sim.stf.entries import ResolvedAction, ResolvedEntry, ResolvedKey
+from p4sim.stf.program_info import ProgramInfo
+from p4sim.stf.target import TargetCommandError
+from p4sim.switch.pre import CloneSession, PreError
+from p4sim.switch.runtime_api import (ExactParam, LpmParam, MatchParam, OptionalParam, RangeParam,
+                                      TableError, TernaryParam, ValidParam)
+from p4sim.switch.switch import Switch
+
+IDLE_TIMEOUT_S = 30.0
+
+
+class P4simTarget:
+    """A p4sim Switch with the program loaded and an output listener attached."""
+
+    def __init__(self, program: dict[str, Any], info: ProgramInfo):
+        self._info = info
+        self._lock = threading.Lock()
+        self._outputs: list[tuple[int, bytes]] = []
+        self._nodes: dict[int, tuple[int, tuple[int, ...]]] = {}  # handle -> (rid, ports)
+        self._group_nodes: dict[int, list[int]] = {}
+        self._switch = Switch(ports=None)
+        self._switch.load_program(program)
+        self._switch.add_output_listener(self._on_output)
+        self._switch.start()
+
+    def _on_output(self, port: int, data: bytes) -> None:
+        with self._lock:
+            self._outputs.append((port, bytes(data)))
+
+    def _runtime(self) -> Any:
+        return self._switch.runtime
+
+    # --- tables ----------------------------------------------------------------------
+
+    def add_entry(self, entry: ResolvedEntry) -> int:
+        table = self._runtime().tables[entry.table]
+        keys = [_match_param(key) for key in entry.keys]
+        priority = entry.bmv2_priority or 0
+        info = self._info.tables[entry.table]
+        try:
+            if info.kind == "indirect" and info.action_profile:
+                profile = self._runtime().action_profiles[info.action_profile]
+                member = profile.add_member(entry.action.name, list(entry.action.args))
+                return table.add_indirect_entry(keys, member=member, priority=priority)
+            if info.kind != "simple":
+                raise TargetCommandError(f"table {entry.table} is {info.kind}: STF cannot add "
+                                         "entries to action-selector tables")
+            return table.add_entry(keys, entry.action.name, list(entry.action.args), priority)
+        except TableError as exc:
+            raise TargetCommandError(str(exc)) from None
+
+    def set_default(self, table: str, action: ResolvedAction) -> None:
+        try:
+            self._runtime().tables[table].set_default_action(action.name, list(action.args))
+        except TableError as exc:
+            raise TargetCommandError(str(exc)) from None
+
+    def clear_tables(self) -> None:
+        for table in self._runtime().tables.values():
+            if not table.is_const:
+                table.clear()
+
+    # --- replication -----------------------------------------------------------------
+
+    def mirroring_add(self, session: int, port: int | None, mcast_group: int | None) -> None:
+        try:
+            self._switch.pre.set_clone_session(session, CloneSession(port=port, mcast_grp=mcast_group))
+        except PreError as exc:
+            raise TargetCommandError(str(exc)) from None
+
+    def mc_group_create(self, group: int) -> None:
+        try:
+            self._switch.pre.create_group(group)
+        except PreError as exc:
+            raise TargetCommandError(str(exc)) from None
+        self._group_nodes[group] = []
+
+    def mc_node_create(self, rid: int, ports: tuple[int, ...]) -> int:
+        handle = len(self._nodes)
+        self._nodes[handle] = (rid, ports)
+        return handle
+
+    def mc_node_associate(self, group: int, node: int) -> None:
+        if node not in self._nodes:
+            raise TargetCommandError(f"no multicast node with handle {node}")
+        if group not in self._group_nodes:
+            raise TargetCommandError(f"multicast group {group} was not created")
+        nodes = self._group_nodes[group] + [node]
+        replicas = [(port, self._nodes[n][0]) for n in nodes for port in self._nodes[n][1]]
+        try:
+            self._switch.pre.set_group_replicas(group, replicas)
+        except PreError as exc:
+            raise TargetCommandError(str(exc)) from None
+        self._group_nodes[group] = nodes
+
+    # --- externs ---------------------------------------------------------------------
+
+    def read_counter(self, name: str, index: int) -> tuple[int, int]:
+        try:
+            return tuple(self._runtime().counters[name].read(index))  # type: ignore[return-value]
+        except TableError as exc:
+            raise TargetCommandError(str(exc)) from None
+
+    def read_direct_counter(self, table: str, handle: int) -> tuple[int, int]:
+        try:
+            return tuple(self._runtime().tables[table].read_direct_counter(handle))  # type: ignore[return-value]
+        except TableError as exc:
+            raise TargetCommandError(str(exc)) from None
+
+    def write_counter(self, name: str, index: int, byte_count: int, packets: int) -> None:
+        try:
+            self._runtime().counters[name].write(index, byte_count, packets)
+        except TableError as exc:
+            raise TargetCommandError(str(exc)) from None
+
+    def read_register(self, name: str, index: int) -> int:
+        try:
+            return int(self._runtime().registers[name].read(index))
+        except TableError as exc:
+            raise TargetCommandError(str(exc)) from None
+
+    def write_register(self, name: str, index: int, value: int) -> None:
+        try:
+            self._runtime().registers[name].write(index, value)
+        except TableError as exc:
+            raise TargetCommandError(str(exc)) from None
+
+    def reset_register(self, name: str) -> None:
+        self._runtime().registers[name].reset()
+
+    # --- packets ---------------------------------------------------------------------
+
+    def send(self, port: int, data: bytes) -> None:
+        self._switch.inject(port, data)
+
+    def wait_idle(self) -> None:
+        if not self._switch.wait_idle(IDLE_TIMEOUT_S):
+            raise TargetCommandError(f"p4sim switch still busy after {IDLE_TIMEOUT_S:.0f} s")
+
+    def outputs(self) -> list[tuple[int, bytes]]:
+        with self._lock:
+            return list(self._outputs)
+
+    def close(self) -> None:
+        self._switch.stop()
+
+
+def _match_param(key: ResolvedKey) -> MatchParam:
+    """The runtime API's form of a resolved key (values masked as BMv2 stores them)."""
+    if key.match_kind == "lpm":
+        prefix = key.prefix_len or 0
+        mask = ((1 << key.bitwidth) - 1) ^ ((1 << (key.bitwidth - prefix)) - 1)
+        return LpmParam(key.value & mask, prefix)
+    if key.match_kind == "ternary":
+        mask = key.mask or 0
+        return TernaryParam(key.value & mask, mask)
+    if key.match_kind == "range":
+        return RangeParam(key.value, key.high if key.high is not None else key.value)
+    if key.match_kind == "optional":
+        return OptionalParam(None if key.wildcard else key.value)
+    if key.match_kind == "valid":
+        return ValidParam(bool(key.value))
+    return ExactParam(key.value)
