@@ -1,0 +1,322 @@
+"""Grammar rules for expressions, with P4_16's operator precedence (which differs from
+C: ``&``, ``^`` and ``|`` bind tighter than comparisons), plus arguments, annotations and
+the keyset expressions of ``select`` and ``const entries``."""
+from __future__ import annotations
+
+from p4sim.compiler import ast
+from p4sim.compiler.errors import CompileError
+from p4sim.compiler.parser_types import TYPE_KEYWORDS, TypeRules
+from p4sim.compiler.preprocessor import raw_text
+from p4sim.compiler.tokens import IDENT, INTEGER, KEYWORD, PUNCT, STRING, IntValue
+
+# Binary operators by precedence level, loosest first.
+BINARY_LEVELS: tuple[tuple[str, ...], ...] = (
+    ("||",),
+    ("&&",),
+    ("==", "!="),
+    ("<", ">", "<=", ">="),
+    ("|",),
+    ("^",),
+    ("&",),
+    ("<<", ">>"),
+    ("++", "+", "-", "|+|", "|-|"),
+    ("*", "/", "%"),
+)
+
+
+class ExpressionRules(TypeRules):
+    # BNF: expression : binary_expression [ '?' expression ':' expression ]
+    def _parse_expression(self) -> ast.Expression:
+        cond = self._parse_binary(0)
+        if not self._at("?"):
+            return cond
+        self._advance()
+        then = self._parse_expression()
+        self._expect(":", "in conditional expression")
+        otherwise = self._parse_expression()
+        return ast.Ternary(cond, then, otherwise, span=cond.span)
+
+    # BNF: binary_expression : prefix_expression ( binary_op prefix_expression )*
+    #   (left associative; levels in BINARY_LEVELS)
+    def _parse_binary(self, level: int) -> ast.Expression:
+        if level == len(BINARY_LEVELS):
+            return self._parse_prefix()
+        left = self._parse_binary(level + 1)
+        while True:
+            op = self._binary_op_here(BINARY_LEVELS[level])
+            if op is None:
+                return left
+            self._advance()
+            if op == ">>":
+                self._advance()
+            right = self._parse_binary(level + 1)
+            left = ast.Binary(op, left, right, span=left.span)
+
+    def _binary_op_here(self, ops: tuple[str, ...]) -> str | None:
+        if self._at_shift_right():
+            return ">>" if ">>" in ops else None
+        tok = self._peek()
+        if tok.kind == PUNCT and tok.text in ops:
+            return tok.text
+        return None
+
+    # BNF: prefix_expression : ( '!' | '~' | '-' | '+' ) prefix_expression
+    #                        | '(' type_ref ')' prefix_expression
+    #                        | postfix_expression
+    def _parse_prefix(self) -> ast.Expression:
+        tok = self._peek()
+        if tok.kind == PUNCT and tok.text in ("!", "~", "-", "+"):
+            self._advance()
+            return ast.Unary(tok.text, self._parse_prefix(), span=tok.span)
+        if tok.is_punct("("):
+            cast_type = self._try(self._parse_cast_prefix)
+            if cast_type is not None:
+                return ast.Cast(cast_type, self._parse_prefix(), span=tok.span)
+        return self._parse_postfix(self._parse_primary())
+
+    def _parse_cast_prefix(self) -> ast.Type:
+        """``( type_ref )`` where a cast is meant: a type keyword, or a known type name
+        that is the whole content of the parentheses (``(E.A)`` stays an expression)."""
+        self._expect("(")
+        tok = self._peek()
+        if tok.kind == KEYWORD and tok.text == "error" and not self._at(")", 1):
+            raise self._error_here("not a cast")
+        if not self._at_type_start():
+            raise self._error_here("not a cast")
+        cast_type = self._parse_type_ref()
+        self._expect(")")
+        nxt = self._peek()
+        if nxt.kind == PUNCT and nxt.text not in ("(", "{", "!", "~", "-", "+", "."):
+            raise self._error_here("not a cast")
+        if nxt.kind == "EOF":
+            raise self._error_here("not a cast")
+        return cast_type
+
+    # BNF: postfix_expression : primary ( '.' member | '[' expression [ ':' expression ] ']'
+    #                                   | [ type_args ] '(' arguments ')' )*
+    def _parse_postfix(self, expr: ast.Expression) -> ast.Expression:
+        while True:
+            if self._at("."):
+                self._advance()
+                member = self._peek()
+                if member.kind not in (IDENT, KEYWORD):
+                    raise self._error_here("expected a member name after '.'")
+                self._advance()
+                expr = ast.Member(expr, member.text, span=expr.span)
+            elif self._at("["):
+                self._advance()
+                index = self._parse_expression()
+                if self._accept(":"):
+                    low = self._parse_expression()
+                    self._expect("]", "to close the bit slice")
+                    expr = ast.Slice(expr, index, low, span=expr.span)
+                else:
+                    self._expect("]", "to close the index")
+                    expr = ast.ArrayIndex(expr, index, span=expr.span)
+            elif self._at("("):
+                args = self._parse_arguments()
+                expr = ast.MethodCall(expr, (), args, span=expr.span)
+            elif self._at("<") and isinstance(expr, (ast.Name, ast.Member)):
+                type_args = self._try(self._parse_call_type_args)
+                if type_args is None:
+                    return expr
+                args = self._parse_arguments()
+                expr = ast.MethodCall(expr, type_args, args, span=expr.span)
+            else:
+                return expr
+
+    def _parse_call_type_args(self) -> tuple[ast.Type, ...]:
+        """Type arguments of a call: only when ``<...>`` is followed by ``(``."""
+        type_args = self._parse_type_args()
+        if not self._at("("):
+            raise self._error_here("not a generic call")
+        return type_args
+
+    # BNF: primary : INTEGER | TRUE | FALSE | STRING | '_' | DEFAULT
+    #              | [ '.' ] IDENT | type_name [ type_args ] '(' arguments ')'
+    #              | type_keyword_type | '(' expression ')'
+    #              | '{' [ expression_list | named_field_list ] '}'
+    def _parse_primary(self) -> ast.Expression:
+        tok = self._peek()
+        span = tok.span
+        if tok.kind == INTEGER:
+            self._advance()
+            value: IntValue = tok.value  # type: ignore[assignment]
+            return ast.IntLiteral(value.value, value.width, value.signed, tok.text, span=span)
+        if tok.kind == STRING:
+            self._advance()
+            return ast.StringLiteral(str(tok.value), span=span)
+        if tok.kind == KEYWORD:
+            if tok.text in ("true", "false"):
+                self._advance()
+                return ast.BoolLiteral(tok.text == "true", span=span)
+            if tok.text == "default":
+                self._advance()
+                return ast.DefaultExpression(span=span)
+            if tok.text in TYPE_KEYWORDS:
+                return ast.TypeNameExpression(self._parse_non_stack_type(), span=span)
+            raise CompileError(span, f"expected an expression, found keyword '{tok.text}'")
+        if tok.is_punct("(") :
+            self._advance()
+            inner = self._parse_expression()
+            self._expect(")", "to close the parenthesized expression")
+            return inner
+        if tok.is_punct("{"):
+            return self._parse_initializer_list()
+        if tok.is_punct(".") and self._peek(1).kind == IDENT:
+            self._advance()
+            return self._parse_name_or_constructor(top_level=True)
+        if tok.kind == IDENT:
+            if tok.text == "_":
+                self._advance()
+                return ast.DontCare(span=span)
+            return self._parse_name_or_constructor(top_level=False)
+        raise self._error_here("expected an expression")
+
+    def _parse_name_or_constructor(self, top_level: bool) -> ast.Expression:
+        tok = self._advance()
+        if self._is_type_name(tok.text):
+            if self._at("("):
+                named = ast.NamedType(tok.text, (), top_level, span=tok.span)
+                return ast.ConstructorCall(named, self._parse_arguments(), span=tok.span)
+            if self._at("<"):
+                type_args = self._try(self._parse_call_type_args)
+                if type_args is not None:
+                    named = ast.NamedType(tok.text, type_args, top_level, span=tok.span)
+                    return ast.ConstructorCall(named, self._parse_arguments(), span=tok.span)
+        return ast.Name(tok.text, top_level, span=tok.span)
+
+    # BNF: initializer_list : '{' '}' | '{' expression ( ',' expression )* [ ',' ] '}'
+    #                       | '{' IDENT '=' expression ( ',' IDENT '=' expression )* [ ',' ] '}'
+    def _parse_initializer_list(self) -> ast.Expression:
+        open_tok = self._expect("{")
+        if self._at_ident() and self._at("=", 1):
+            fields: list[ast.NamedField] = []
+            while not self._at("}"):
+                name = self._expect_name("a field name")
+                self._expect("=", "after the field name")
+                fields.append(ast.NamedField(name.text, self._parse_expression(), span=name.span))
+                if not self._accept(","):
+                    break
+            self._expect("}", "to close the struct initializer")
+            return ast.StructExpression(None, tuple(fields), span=open_tok.span)
+        elements: list[ast.Expression] = []
+        while not self._at("}"):
+            elements.append(self._parse_expression())
+            if not self._accept(","):
+                break
+        self._expect("}", "to close the list")
+        return ast.ListExpression(tuple(elements), span=open_tok.span)
+
+    # BNF: arguments : '(' [ argument ( ',' argument )* ] ')'
+    def _parse_arguments(self) -> tuple[ast.Argument, ...]:
+        self._expect("(")
+        args: list[ast.Argument] = []
+        if not self._at(")"):
+            args.append(self._parse_argument())
+            while self._accept(","):
+                args.append(self._parse_argument())
+        self._expect(")", "to close the argument list")
+        return tuple(args)
+
+    # BNF: argument : expression | IDENT '=' expression | '_'
+    def _parse_argument(self) -> ast.Argument:
+        tok = self._peek()
+        if tok.kind == IDENT and self._at("=", 1):
+            self._advance()
+            self._advance()
+            return ast.Argument(self._parse_expression(), tok.text, span=tok.span)
+        return ast.Argument(self._parse_expression(), span=tok.span)
+
+    # BNF: expression_list : [ expression ( ',' expression )* ]
+    def _parse_expression_list(self, closing: str) -> tuple[ast.Expression, ...]:
+        items: list[ast.Expression] = []
+        if not self._at(closing):
+            items.append(self._parse_expression())
+            while self._accept(","):
+                items.append(self._parse_expression())
+        return tuple(items)
+
+    # ------------------------------------------------------------------ keysets
+
+    # BNF: keyset : '(' simple_keyset ( ',' simple_keyset )* ')' | simple_keyset
+    def _parse_keyset(self) -> tuple[ast.Expression, ...]:
+        """A select case label or table entry key; several elements for a tuple."""
+        if self._at("("):
+            elements = self._try(self._parse_keyset_tuple)
+            if elements is not None:
+                return elements
+        return (self._parse_simple_keyset(),)
+
+    def _parse_keyset_tuple(self) -> tuple[ast.Expression, ...]:
+        self._expect("(")
+        elements = [self._parse_simple_keyset()]
+        while self._accept(","):
+            elements.append(self._parse_simple_keyset())
+        self._expect(")")
+        if not self._at(":"):
+            raise self._error_here("expected ':' after the keyset")
+        return tuple(elements)
+
+    # BNF: simple_keyset : DEFAULT | '_' | expression [ ( '&&&' | '..' ) expression ]
+    def _parse_simple_keyset(self) -> ast.Expression:
+        tok = self._peek()
+        if tok.is_keyword("default"):
+            self._advance()
+            return ast.DefaultExpression(span=tok.span)
+        if tok.kind == IDENT and tok.text == "_" and (self._at(",", 1) or self._at(")", 1) or self._at(":", 1)):
+            self._advance()
+            return ast.DontCare(span=tok.span)
+        value = self._parse_expression()
+        for op in ("&&&", ".."):
+            if self._accept(op):
+                return ast.Binary(op, value, self._parse_expression(), span=value.span)
+        return value
+
+    # ------------------------------------------------------------------ annotations
+
+    # BNF: annotations : annotation*
+    def _parse_annotations(self) -> tuple[ast.Annotation, ...]:
+        result: list[ast.Annotation] = []
+        while self._at("@"):
+            result.append(self._parse_annotation())
+        return tuple(result)
+
+    # BNF: annotation : '@' name [ '(' raw_tokens ')' | '[' raw_tokens ']' ]
+    def _parse_annotation(self) -> ast.Annotation:
+        at_tok = self._expect("@")
+        name_tok = self._peek()
+        if name_tok.kind not in (IDENT, KEYWORD) or name_tok.space_before:
+            raise self._error_here("expected an annotation name after '@'")
+        self._advance()
+        if not (self._at("(") or self._at("[")) or self._peek().space_before and self._at("["):
+            return ast.Annotation(name_tok.text, span=at_tok.span)
+        closing = ")" if self._at("(") else "]"
+        opening = self._advance().text
+        start = self._pos
+        depth = 0
+        while True:
+            tok = self._peek()
+            if tok.kind == "EOF":
+                raise CompileError(at_tok.span, f"unterminated body of annotation '@{name_tok.text}'")
+            if tok.kind == PUNCT and tok.text in ("(", "[", "{"):
+                depth += 1
+            elif tok.kind == PUNCT and tok.text in (")", "]", "}"):
+                if depth == 0:
+                    if tok.text != closing:
+                        raise CompileError(tok.span, f"unbalanced '{tok.text}' in annotation '@{name_tok.text}'")
+                    break
+                depth -= 1
+            self._advance()
+        end = self._pos
+        body = raw_text(self._tokens[start:end])
+        self._pos = start
+        args = self._try(self._parse_annotation_args, closing) if opening == "(" else None
+        self._pos = end + 1
+        return ast.Annotation(name_tok.text, tuple(args or ()), body, span=at_tok.span)
+
+    def _parse_annotation_args(self, closing: str) -> tuple[ast.Expression, ...]:
+        items = self._parse_expression_list(closing)
+        if not self._at(closing):
+            raise self._error_here("not an expression list")
+        return items

@@ -1,0 +1,208 @@
+"""Grammar rules for statements: blocks, assignments, calls, if, switch, exit, return
+and local declarations."""
+from __future__ import annotations
+
+from p4sim.compiler import ast
+from p4sim.compiler.parser_expressions import ExpressionRules
+from p4sim.compiler.tokens import IDENT
+
+
+class StatementRules(ExpressionRules):
+    # BNF: block_statement : annotations '{' statement* '}'
+    def _parse_block(self, annotations: ast.Annotations = ()) -> ast.BlockStatement:
+        open_tok = self._expect("{", "to open a block")
+        statements: list[ast.Statement] = []
+        while not self._at("}"):
+            if self._at_eof():
+                raise self._error_here("expected '}' to close the block")
+            statements.append(self._parse_statement())
+        self._expect("}")
+        return ast.BlockStatement(tuple(statements), annotations, span=open_tok.span)
+
+    # BNF: statement : annotations block_statement | if_statement | switch_statement
+    #                | EXIT ';' | RETURN [ expression ] ';' | ';'
+    #                | constant_declaration | variable_declaration | instantiation
+    #                | assignment_or_call
+    def _parse_statement(self) -> ast.Statement:
+        annotations = self._parse_annotations()
+        tok = self._peek()
+        if tok.is_punct("{"):
+            return self._parse_block(annotations)
+        if tok.is_keyword("if"):
+            return self._parse_if_statement()
+        if tok.is_keyword("switch"):
+            return self._parse_switch_statement()
+        if tok.is_keyword("exit"):
+            self._advance()
+            self._expect(";", "after 'exit'")
+            return ast.ExitStatement(span=tok.span)
+        if tok.is_keyword("return"):
+            self._advance()
+            value = None if self._at(";") else self._parse_expression()
+            self._expect(";", "after the return statement")
+            return ast.ReturnStatement(value, span=tok.span)
+        if tok.is_punct(";"):
+            self._advance()
+            return ast.EmptyStatement(span=tok.span)
+        if tok.is_keyword("const"):
+            decl = self._parse_constant_declaration(annotations)
+            return ast.DeclarationStatement(decl, span=decl.span)
+        if self._at_local_declaration():
+            decl = self._parse_variable_or_instantiation(annotations)
+            return ast.DeclarationStatement(decl, span=decl.span)
+        return self._parse_assignment_or_call()
+
+    def _at_local_declaration(self) -> bool:
+        """``T x ...``, ``T<..> x``, ``T[N] x``, ``T(args) x`` where T is a type; or two
+        names in a row (an unknown type, reported later by name resolution)."""
+        tok = self._peek()
+        if tok.kind == IDENT and self._at_ident(1):
+            return True
+        return self._at_type_start() and not self._at(".", 1 if not tok.is_punct(".") else 2)
+
+    # BNF: assignment_or_call : lvalue '=' expression ';' | call_expression ';'
+    def _parse_assignment_or_call(self) -> ast.Statement:
+        start = self._peek()
+        target = self._parse_postfix(self._parse_primary())
+        if self._accept("="):
+            value = self._parse_expression()
+            self._expect(";", "after the assignment")
+            return ast.Assignment(target, value, span=start.span)
+        if isinstance(target, ast.MethodCall):
+            self._expect(";", "after the call")
+            return ast.MethodCallStatement(target, span=start.span)
+        if isinstance(target, ast.ConstructorCall):
+            self._expect(";", "after the call")
+            call = ast.MethodCall(
+                ast.Name(target.type.name, target.type.top_level, span=target.span)  # type: ignore[attr-defined]
+                , target.type.type_args, target.args, span=target.span  # type: ignore[attr-defined]
+            )
+            return ast.MethodCallStatement(call, span=start.span)
+        raise self._error_here("expected '=' or a method call in statement")
+
+    # BNF: if_statement : IF '(' expression ')' statement [ ELSE statement ]
+    def _parse_if_statement(self) -> ast.Statement:
+        if_tok = self._advance()
+        self._expect("(", "after 'if'")
+        cond = self._parse_expression()
+        self._expect(")", "to close the if condition")
+        then = self._parse_statement()
+        otherwise = None
+        if self._accept("else"):
+            otherwise = self._parse_statement()
+        return ast.IfStatement(cond, then, otherwise, span=if_tok.span)
+
+    # BNF: switch_statement : SWITCH '(' expression ')' '{' switch_case* '}'
+    def _parse_switch_statement(self) -> ast.Statement:
+        switch_tok = self._advance()
+        self._expect("(", "after 'switch'")
+        expr = self._parse_expression()
+        self._expect(")", "to close the switch expression")
+        self._expect("{", "to open the switch body")
+        cases: list[ast.SwitchCase] = []
+        while not self._at("}"):
+            if self._at_eof():
+                raise self._error_here("expected '}' to close the switch")
+            cases.append(self._parse_switch_case())
+        self._expect("}")
+        return ast.SwitchStatement(expr, tuple(cases), span=switch_tok.span)
+
+    # BNF: switch_case : switch_label ':' [ block_statement ]
+    #      switch_label : DEFAULT | expression
+    def _parse_switch_case(self) -> ast.SwitchCase:
+        tok = self._peek()
+        if tok.is_keyword("default"):
+            self._advance()
+            label: ast.Expression = ast.DefaultExpression(span=tok.span)
+        else:
+            label = self._parse_expression()
+        self._expect(":", "after the switch label")
+        body = self._parse_block() if self._at("{") else None
+        return ast.SwitchCase(label, body, span=tok.span)
+
+    # BNF: constant_declaration : annotations CONST type_ref IDENT '=' expression ';'
+    def _parse_constant_declaration(self, annotations: ast.Annotations) -> ast.ConstantDecl:
+        const_tok = self._expect("const")
+        const_type = self._parse_type_ref()
+        name = self._expect_name("a constant name")
+        self._expect("=", "after the constant name")
+        value = self._parse_expression()
+        self._expect(";", "after the constant declaration")
+        return ast.ConstantDecl(name.text, const_type, value, annotations=annotations, span=const_tok.span)
+
+    # BNF: variable_declaration : annotations type_ref IDENT [ '=' expression ] ';'
+    #      instantiation : annotations type_ref arguments IDENT [ '=' object_initializer ] ';'
+    def _parse_variable_or_instantiation(self, annotations: ast.Annotations) -> ast.Declaration:
+        start = self._peek()
+        decl_type = self._parse_type_ref()
+        if self._at("("):
+            return self._parse_instantiation_rest(decl_type, annotations, start)
+        name = self._expect_name("a variable name")
+        init = None
+        if self._accept("="):
+            init = self._parse_expression()
+        self._expect(";", "after the variable declaration")
+        return ast.VariableDecl(name.text, decl_type, init, annotations=annotations, span=start.span)
+
+    def _parse_instantiation_rest(self, decl_type: ast.Type, annotations: ast.Annotations, start) -> ast.Instantiation:
+        args = self._parse_arguments()
+        name = self._expect_name("an instance name")
+        initializer: tuple[ast.Declaration, ...] = ()
+        if self._accept("="):
+            initializer = self._parse_object_initializer()
+        self._expect(";", "after the instantiation")
+        return ast.Instantiation(name.text, decl_type, args, initializer, annotations=annotations, span=start.span)
+
+    # BNF: object_initializer : '{' ( function_declaration | instantiation )* '}'
+    def _parse_object_initializer(self) -> tuple[ast.Declaration, ...]:
+        self._expect("{", "to open the object initializer")
+        decls: list[ast.Declaration] = []
+        while not self._at("}"):
+            if self._at_eof():
+                raise self._error_here("expected '}' to close the object initializer")
+            annotations = self._parse_annotations()
+            start = self._peek()
+            decl_type = self._parse_type_ref()
+            if self._at("("):
+                decls.append(self._parse_instantiation_rest(decl_type, annotations, start))
+            else:
+                decls.append(self._parse_function_rest(decl_type, annotations, start))
+        self._expect("}")
+        return tuple(decls)
+
+    # BNF: function_declaration : annotations type_ref IDENT [ type_params ] parameters block_statement
+    def _parse_function_rest(self, return_type: ast.Type, annotations: ast.Annotations, start) -> ast.FunctionDecl:
+        name = self._expect_name("a function name")
+        type_params = self._parse_type_params()
+        with self._type_scope([p.name for p in type_params]):
+            params = self._parse_parameters()
+            body = self._parse_block()
+        return ast.FunctionDecl(
+            name.text, return_type, params, body, type_params, annotations=annotations, span=start.span
+        )
+
+    # BNF: parameters : '(' [ parameter ( ',' parameter )* ] ')'
+    def _parse_parameters(self) -> tuple[ast.Parameter, ...]:
+        self._expect("(", "to open the parameter list")
+        params: list[ast.Parameter] = []
+        if not self._at(")"):
+            params.append(self._parse_parameter())
+            while self._accept(","):
+                params.append(self._parse_parameter())
+        self._expect(")", "to close the parameter list")
+        return tuple(params)
+
+    # BNF: parameter : annotations [ IN | OUT | INOUT ] type_ref IDENT [ '=' expression ]
+    def _parse_parameter(self) -> ast.Parameter:
+        annotations = self._parse_annotations()
+        start = self._peek()
+        direction = ""
+        if start.kind == "KEYWORD" and start.text in ("in", "out", "inout"):
+            direction = self._advance().text
+        param_type = self._parse_type_ref()
+        name = self._peek()
+        if name.kind != IDENT:
+            raise self._error_here("expected a parameter name")
+        self._advance()
+        default = self._parse_expression() if self._accept("=") else None
+        return ast.Parameter(name.text, param_type, direction, default, annotations, span=start.span)
