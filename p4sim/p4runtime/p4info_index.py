@@ -1,0 +1,132 @@
+"""Lookups into a P4Info by ID and by name, built once per pipeline config.
+
+Requests name every object by its P4Info ID; the switch names them by the fully
+qualified names p4c also writes into the BMv2 JSON.  The index answers both questions
+in O(1) and raises NOT_FOUND with the offending ID otherwise.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p4.config.v1 import p4info_pb2
+
+from p4sim.p4runtime.errors import invalid, not_found
+
+# The most significant byte of every P4Info ID names the object kind.
+ID_PREFIX = {
+    "action": 0x01, "table": 0x02, "value_set": 0x03, "controller_header": 0x04,
+    "action_profile": 0x11, "counter": 0x12, "direct_counter": 0x13, "meter": 0x14,
+    "direct_meter": 0x15, "register": 0x16, "digest": 0x17,
+}
+
+
+@dataclass
+class TableInfo:
+    """A P4Info table with its match fields and action IDs at hand."""
+    proto: p4info_pb2.Table
+    fields_by_id: dict[int, p4info_pb2.MatchField] = field(default_factory=dict)
+    action_ids: set[int] = field(default_factory=set)
+    direct_counter_id: int = 0
+    direct_meter_id: int = 0
+
+    @property
+    def id(self) -> int:
+        return self.proto.preamble.id
+
+    @property
+    def name(self) -> str:
+        return self.proto.preamble.name
+
+    @property
+    def needs_priority(self) -> bool:
+        """Tables with ternary, range or optional fields order entries by priority."""
+        kinds = {p4info_pb2.MatchField.TERNARY, p4info_pb2.MatchField.RANGE,
+                 p4info_pb2.MatchField.OPTIONAL}
+        return any(f.match_type in kinds for f in self.proto.match_fields)
+
+
+@dataclass
+class ActionInfo:
+    proto: p4info_pb2.Action
+    params_by_id: dict[int, p4info_pb2.Action.Param] = field(default_factory=dict)
+
+    @property
+    def id(self) -> int:
+        return self.proto.preamble.id
+
+    @property
+    def name(self) -> str:
+        return self.proto.preamble.name
+
+
+class P4InfoIndex:
+    """ID and name lookups for one P4Info."""
+
+    def __init__(self, p4info: p4info_pb2.P4Info):
+        self.p4info = p4info
+        self.tables: dict[int, TableInfo] = {}
+        self.actions: dict[int, ActionInfo] = {}
+        for table in p4info.tables:
+            info = TableInfo(table, {f.id: f for f in table.match_fields},
+                             {ref.id for ref in table.action_refs})
+            for rid in table.direct_resource_ids:
+                if rid >> 24 == ID_PREFIX["direct_counter"]:
+                    info.direct_counter_id = rid
+                elif rid >> 24 == ID_PREFIX["direct_meter"]:
+                    info.direct_meter_id = rid
+            self.tables[table.preamble.id] = info
+        for action in p4info.actions:
+            self.actions[action.preamble.id] = ActionInfo(
+                action, {p.id: p for p in action.params})
+        self.action_profiles = {a.preamble.id: a for a in p4info.action_profiles}
+        self.counters = {c.preamble.id: c for c in p4info.counters}
+        self.direct_counters = {c.preamble.id: c for c in p4info.direct_counters}
+        self.meters = {m.preamble.id: m for m in p4info.meters}
+        self.direct_meters = {m.preamble.id: m for m in p4info.direct_meters}
+        self.registers = {r.preamble.id: r for r in p4info.registers}
+        self.digests = {d.preamble.id: d for d in p4info.digests}
+        self.value_sets = {v.preamble.id: v for v in p4info.value_sets}
+        self.controller_headers = {
+            c.preamble.name: c for c in p4info.controller_packet_metadata}
+        self.action_ids_by_name = {a.name: a.id for a in self.actions.values()}
+        self._check_unique_ids()
+
+    def _check_unique_ids(self) -> None:
+        seen: dict[int, str] = {}
+        groups = [self.tables.values(), self.actions.values()]
+        for group in groups:
+            for obj in group:
+                if obj.id in seen:
+                    raise invalid(f"P4Info ID {obj.id:#x} is used by both "
+                                  f"'{seen[obj.id]}' and '{obj.name}'")
+                seen[obj.id] = obj.name
+        for mapping in (self.action_profiles, self.counters, self.direct_counters,
+                        self.meters, self.direct_meters, self.registers, self.digests,
+                        self.value_sets):
+            for oid, obj in mapping.items():
+                if oid in seen:
+                    raise invalid(f"P4Info ID {oid:#x} is used by both "
+                                  f"'{seen[oid]}' and '{obj.preamble.name}'")
+                seen[oid] = obj.preamble.name
+
+    def table(self, table_id: int) -> TableInfo:
+        try:
+            return self.tables[table_id]
+        except KeyError:
+            raise not_found(f"no table with ID {table_id:#x} in the P4Info") from None
+
+    def action(self, action_id: int) -> ActionInfo:
+        try:
+            return self.actions[action_id]
+        except KeyError:
+            raise not_found(f"no action with ID {action_id:#x} in the P4Info") from None
+
+    def lookup(self, kind: str, object_id: int):
+        """The P4Info message of a counter, meter, register, ... by ID (NOT_FOUND)."""
+        mapping = getattr(self, kind)
+        try:
+            return mapping[object_id]
+        except KeyError:
+            readable = kind.rstrip("s").replace("_", " ")
+            raise not_found(
+                f"no {readable} with ID {object_id:#x} in the P4Info") from None

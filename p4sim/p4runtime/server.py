@@ -1,0 +1,380 @@
+"""The P4Runtime gRPC server of p4sim-switch (what simple_switch_grpc offers).
+
+    server = P4RuntimeServer(switch, "127.0.0.1:0")
+    server.start()          # returns once listening; server.port is the bound port
+    ...
+    server.stop()
+
+One lock serialises pipeline changes, writes, reads and the idle-timeout sweep; the
+switch's dataplane keeps running meanwhile (its tables have their own locks).
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from concurrent import futures
+
+import grpc
+from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
+
+from p4sim.p4runtime import pipeline_config
+from p4sim.p4runtime.arbitration import Arbitrator, Session
+from p4sim.p4runtime.controller_packets import ControllerHeader
+from p4sim.p4runtime.digest_stream import DigestStreamer
+from p4sim.p4runtime.dispatch import EntityHandlers, as_p4runtime_error
+from p4sim.p4runtime.errors import Code, P4RuntimeError, batch_status, invalid
+from p4sim.p4runtime.idle_timeout import IdleTimeoutMonitor
+from p4sim.p4runtime.pipeline_state import PipelineState
+
+log = logging.getLogger(__name__)
+
+API_VERSION = "1.4.1"
+READ_CHUNK = 1000          # entities per ReadResponse
+STREAM_POLL_SECONDS = 0.5  # how often an idle stream checks that its RPC is alive
+
+Action = p4runtime_pb2.SetForwardingPipelineConfigRequest
+ResponseType = p4runtime_pb2.GetForwardingPipelineConfigRequest
+
+
+class _EndOfStream:
+    """Queued to a session to end its response stream, optionally with an error."""
+
+    def __init__(self, error: P4RuntimeError | None = None):
+        self.error = error
+
+
+def _stream_error(code: grpc.StatusCode, message: str,
+                  **details) -> p4runtime_pb2.StreamMessageResponse:
+    resp = p4runtime_pb2.StreamMessageResponse()
+    resp.error.canonical_code = code.value[0]
+    resp.error.message = message
+    for name, value in details.items():
+        getattr(resp.error, name).CopyFrom(value)
+    return resp
+
+
+class P4RuntimeServer:
+    """P4Runtime v1 service for one in-process Switch."""
+
+    def __init__(self, switch, address: str = "0.0.0.0:9559", device_id: int = 0,
+                 max_workers: int = 16):
+        self.switch = switch
+        self.address = address
+        self.device_id = device_id
+        self.port: int | None = None
+        self.arbitrator = Arbitrator(device_id)
+        self._lock = threading.RLock()
+        self._state: PipelineState | None = None
+        self._handlers: EntityHandlers | None = None
+        self._saved: tuple[p4runtime_pb2.ForwardingPipelineConfig, dict] | None = None
+        self._packet_in: ControllerHeader | None = None
+        self._packet_out: ControllerHeader | None = None
+        self._digests: DigestStreamer | None = None
+        self._idle: IdleTimeoutMonitor | None = None
+        self._max_workers = max_workers
+        self._grpc: grpc.Server | None = None
+        self._running = False
+
+    # -- life cycle ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Bind and serve; returns once the port is listening."""
+        self._grpc = grpc.server(
+            futures.ThreadPoolExecutor(max_workers=self._max_workers,
+                                       thread_name_prefix="p4rt"),
+            options=[("grpc.max_receive_message_length", 256 << 20),
+                     ("grpc.max_send_message_length", 256 << 20),
+                     ("grpc.so_reuseport", 0)])
+        p4runtime_pb2_grpc.add_P4RuntimeServicer_to_server(_Service(self), self._grpc)
+        self.port = self._grpc.add_insecure_port(self.address)
+        if not self.port:
+            raise OSError(f"cannot listen on {self.address}")
+        self._running = True
+        self.switch.add_packet_in_listener(self._on_packet_in)
+        self.switch.add_digest_listener(self._on_digest)
+        self._idle = IdleTimeoutMonitor(lambda: self._state, self._lock,
+                                        self._to_primaries)
+        self._grpc.start()
+        log.info("P4Runtime server listening on port %s", self.port)
+
+    def stop(self, grace: float | None = 0.5) -> None:
+        self._running = False
+        for session in self.arbitrator.all_sessions():
+            session.send(_EndOfStream())
+        if self._grpc is not None:
+            self._grpc.stop(grace).wait()
+        if self._idle is not None:
+            self._idle.stop()
+        if self._digests is not None:
+            self._digests.stop()
+
+    def wait(self) -> None:
+        """Block until the server terminates (for the CLI)."""
+        if self._grpc is not None:
+            self._grpc.wait_for_termination()
+
+    # -- helpers -------------------------------------------------------------------------
+    def _check_device(self, device_id: int) -> None:
+        if device_id != self.device_id:
+            raise P4RuntimeError(Code.NOT_FOUND, f"no device with ID {device_id} "
+                                                 f"(this switch is device {self.device_id})")
+
+    def _require_state(self) -> PipelineState:
+        if self._state is None:
+            raise P4RuntimeError(Code.FAILED_PRECONDITION,
+                                 "no forwarding pipeline config has been set")
+        return self._state
+
+    def _to_primaries(self, message: p4runtime_pb2.StreamMessageResponse) -> None:
+        for session in self.arbitrator.primaries():
+            session.send(message)
+
+    def _on_packet_in(self, frame: bytes) -> None:
+        header = self._packet_in
+        if header is not None and self._running:
+            self._to_primaries(p4runtime_pb2.StreamMessageResponse(
+                packet=header.unpack(frame)))
+
+    def _on_digest(self, name: str, values: tuple) -> None:
+        digests = self._digests
+        if digests is not None and self._running:
+            digests.on_digest(name, values)
+
+    # -- pipeline config -----------------------------------------------------------------
+    def set_pipeline(self, request: p4runtime_pb2.SetForwardingPipelineConfigRequest
+                     ) -> None:
+        self._check_device(request.device_id)
+        self.arbitrator.check_primary(
+            request.role, request.election_id if request.HasField("election_id") else None)
+        action = request.action
+        if action == Action.UNSPECIFIED:
+            raise invalid("SetForwardingPipelineConfig action is UNSPECIFIED")
+        with self._lock:
+            if action == Action.COMMIT:
+                if self._saved is None:
+                    raise P4RuntimeError(Code.FAILED_PRECONDITION,
+                                         "COMMIT without a config saved by VERIFY_AND_SAVE")
+                config, json_obj = self._saved
+                self._commit(config, json_obj)
+                self._saved = None
+                return
+            if not request.HasField("config"):
+                raise invalid("the request has no config")
+            config = request.config
+            index = pipeline_config.check_p4info(config.p4info)
+            json_obj = pipeline_config.parse_device_config(config.p4_device_config)
+            program = pipeline_config.load_program(json_obj)
+            pipeline_config.check_binding(index, program.runtime)
+            if action == Action.VERIFY:
+                return
+            if action == Action.VERIFY_AND_SAVE:
+                self._saved = (config, json_obj)
+                return
+            if action == Action.RECONCILE_AND_COMMIT and self._state is not None \
+                    and config.p4_device_config == self._state.device_config:
+                self._reconcile_same_program(config, index)
+                return
+            if action in (Action.VERIFY_AND_COMMIT, Action.RECONCILE_AND_COMMIT):
+                self._commit(config, json_obj)
+                return
+            raise invalid(f"unknown SetForwardingPipelineConfig action {action}")
+
+    def _commit(self, config: p4runtime_pb2.ForwardingPipelineConfig, json_obj: dict
+                ) -> None:
+        index = pipeline_config.check_p4info(config.p4info)
+        self.switch.load_program(json_obj)
+        runtime = self.switch.runtime
+        pipeline_config.check_binding(index, runtime)
+        state = PipelineState(
+            p4info=config.p4info, device_config=config.p4_device_config,
+            cookie=config.cookie if config.HasField("cookie") else None,
+            index=index, runtime=runtime)
+        self._install(state)
+
+    def _reconcile_same_program(self, config, index) -> None:
+        """Same device config: keep every entry, take the new P4Info and cookie."""
+        pipeline_config.check_binding(index, self._state.runtime)
+        old = self._state
+        state = PipelineState(
+            p4info=config.p4info, device_config=config.p4_device_config,
+            cookie=config.cookie if config.HasField("cookie") else None,
+            index=index, runtime=old.runtime, entry_extras=old.entry_extras,
+            profiles=old.profiles, clone_groups=old.clone_groups,
+            clone_entries=old.clone_entries, mcast_entries=old.mcast_entries,
+            digest_configs=old.digest_configs)
+        self._install(state)
+
+    def _install(self, state: PipelineState) -> None:
+        headers = state.index.controller_headers
+        self._packet_in = ControllerHeader(headers.get("packet_in"))
+        self._packet_out = ControllerHeader(headers.get("packet_out"))
+        if self._digests is not None:
+            self._digests.stop()
+        self._digests = DigestStreamer(state.p4info, state.digest_configs,
+                                       self._to_primaries)
+        self._handlers = EntityHandlers(state, self.switch.pre)
+        self._state = state
+
+    def get_pipeline(self, request: p4runtime_pb2.GetForwardingPipelineConfigRequest
+                     ) -> p4runtime_pb2.GetForwardingPipelineConfigResponse:
+        self._check_device(request.device_id)
+        with self._lock:
+            state = self._require_state()
+            full = state.full_config()
+        resp = p4runtime_pb2.GetForwardingPipelineConfigResponse()
+        kind = request.response_type
+        if kind in (ResponseType.ALL, ResponseType.P4INFO_AND_COOKIE):
+            resp.config.p4info.CopyFrom(full.p4info)
+        if kind in (ResponseType.ALL, ResponseType.DEVICE_CONFIG_AND_COOKIE):
+            resp.config.p4_device_config = full.p4_device_config
+        if full.HasField("cookie"):
+            resp.config.cookie.CopyFrom(full.cookie)
+        return resp
+
+    # -- write / read --------------------------------------------------------------------
+    def write(self, request: p4runtime_pb2.WriteRequest) -> list[P4RuntimeError | None]:
+        """Apply a batch; the per-update errors (None where an update succeeded)."""
+        self._check_device(request.device_id)
+        if request.atomicity != p4runtime_pb2.WriteRequest.CONTINUE_ON_ERROR:
+            raise P4RuntimeError(Code.UNIMPLEMENTED,
+                                 "only CONTINUE_ON_ERROR atomicity is supported")
+        self.arbitrator.check_primary(
+            request.role, request.election_id if request.HasField("election_id") else None)
+        with self._lock:
+            self._require_state()
+            return [self._handlers.write(update) for update in request.updates]
+
+    def read(self, request: p4runtime_pb2.ReadRequest) -> list[p4runtime_pb2.Entity]:
+        self._check_device(request.device_id)
+        with self._lock:
+            self._require_state()
+            found: list[p4runtime_pb2.Entity] = []
+            for entity in request.entities:
+                found.extend(self._handlers.read(entity))
+            return found
+
+    # -- stream --------------------------------------------------------------------------
+    def handle_stream_message(self, session: Session,
+                              request: p4runtime_pb2.StreamMessageRequest) -> None:
+        which = request.WhichOneof("update")
+        if which == "arbitration":
+            self.arbitrator.update(session, request.arbitration)
+            return
+        if not session.joined:
+            session.send(_stream_error(Code.FAILED_PRECONDITION,
+                                       "send a MasterArbitrationUpdate first"))
+            return
+        if which == "packet":
+            self._packet_out_from(session, request.packet)
+        elif which == "digest_ack":
+            if self._digests is not None:
+                self._digests.on_ack(request.digest_ack)
+        else:
+            session.send(_stream_error(Code.UNIMPLEMENTED,
+                                       f"stream message {which} is not supported"))
+
+    def _packet_out_from(self, session: Session, packet: p4runtime_pb2.PacketOut) -> None:
+        try:
+            if session not in self.arbitrator.primaries():
+                raise P4RuntimeError(Code.PERMISSION_DENIED,
+                                     "only the primary controller may send packets")
+            header = self._packet_out
+            if header is None:
+                raise P4RuntimeError(Code.FAILED_PRECONDITION,
+                                     "no forwarding pipeline config has been set")
+            frame = header.pack(packet)
+            if self.switch.cpu_port is None:
+                raise P4RuntimeError(Code.FAILED_PRECONDITION,
+                                     "the switch has no CPU port (--cpu-port)")
+            self.switch.packet_out(frame)
+        except P4RuntimeError as exc:
+            out_error = p4runtime_pb2.PacketOutError(packet_out=packet)
+            session.send(_stream_error(exc.code, exc.message, packet_out=out_error))
+
+
+class _Service(p4runtime_pb2_grpc.P4RuntimeServicer):
+    """gRPC glue: turns P4RuntimeErrors into statuses."""
+
+    def __init__(self, server: P4RuntimeServer):
+        self.server = server
+
+    @staticmethod
+    def _abort(context, exc: P4RuntimeError):
+        context.abort(exc.code, exc.message)
+
+    def Write(self, request, context):
+        try:
+            errors = self.server.write(request)
+        except P4RuntimeError as exc:
+            self._abort(context, exc)
+        if any(e is not None for e in errors):
+            status = batch_status(errors)
+            context.set_trailing_metadata(
+                (("grpc-status-details-bin", status.SerializeToString()),))
+            context.abort(grpc.StatusCode.UNKNOWN, status.message)
+        return p4runtime_pb2.WriteResponse()
+
+    def Read(self, request, context):
+        try:
+            found = self.server.read(request)
+        except P4RuntimeError as exc:
+            self._abort(context, exc)
+        for start in range(0, max(len(found), 1), READ_CHUNK):
+            yield p4runtime_pb2.ReadResponse(entities=found[start:start + READ_CHUNK])
+
+    def SetForwardingPipelineConfig(self, request, context):
+        try:
+            self.server.set_pipeline(request)
+        except P4RuntimeError as exc:
+            self._abort(context, exc)
+        return p4runtime_pb2.SetForwardingPipelineConfigResponse()
+
+    def GetForwardingPipelineConfig(self, request, context):
+        try:
+            return self.server.get_pipeline(request)
+        except P4RuntimeError as exc:
+            self._abort(context, exc)
+
+    def Capabilities(self, request, context):
+        return p4runtime_pb2.CapabilitiesResponse(p4runtime_api_version=API_VERSION)
+
+    def StreamChannel(self, request_iterator, context):
+        outbox: queue.SimpleQueue = queue.SimpleQueue()
+        session = Session(send=outbox.put)
+
+        def consume() -> None:
+            try:
+                for request in request_iterator:
+                    self.server.handle_stream_message(session, request)
+            except P4RuntimeError as exc:
+                outbox.put(_EndOfStream(exc))
+                return
+            except grpc.RpcError:
+                pass
+            except Exception as exc:  # noqa: BLE001 - report, never kill the server
+                log.exception("stream message failed")
+                outbox.put(_EndOfStream(as_stream_internal(exc)))
+                return
+            outbox.put(_EndOfStream())
+
+        reader = threading.Thread(target=consume, name="p4rt-stream-in", daemon=True)
+        reader.start()
+        try:
+            while True:
+                try:
+                    item = outbox.get(timeout=STREAM_POLL_SECONDS)
+                except queue.Empty:
+                    if not context.is_active():
+                        return
+                    continue
+                if isinstance(item, _EndOfStream):
+                    if item.error is not None:
+                        self._abort(context, item.error)
+                    return
+                yield item
+        finally:
+            self.server.arbitrator.remove(session)
+
+
+def as_stream_internal(exc: Exception) -> P4RuntimeError:
+    return P4RuntimeError(Code.INTERNAL, f"{type(exc).__name__}: {exc}")
