@@ -1,0 +1,164 @@
+"""A small local control channel: JSON lines over TCP on 127.0.0.1.
+
+It stands where BMv2's Thrift server stands (same default port, 9090) for what
+P4Runtime does not cover: queue depth and rate at run time, port listing, statistics.
+Protocol, one JSON object per line each way:
+  request  {"cmd": "set_queue_rate", "args": {"pps": 100, "port": 1, "priority": null}}
+  response {"ok": true, "result": ...}  or  {"ok": false, "error": "message"}
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import socketserver
+import threading
+from typing import Any, Callable
+
+from p4sim.switch.traffic_manager import TrafficManagerError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PORT = 9090
+MAX_LINE = 1 << 20
+
+
+class ControlError(Exception):
+    """A control request the switch refused, or a channel failure on the client side."""
+
+
+def _handlers(switch: Any) -> dict[str, Callable[..., Any]]:
+    def set_queue_depth(depth: int, port: int | None = None,
+                        priority: int | None = None) -> None:
+        switch.set_queue_depth(_int(depth, "depth"), _opt_int(port, "port"),
+                               _opt_int(priority, "priority"))
+
+    def set_queue_rate(pps: float, port: int | None = None,
+                       priority: int | None = None) -> None:
+        if isinstance(pps, bool) or not isinstance(pps, (int, float)):
+            raise ControlError(f"rate must be a number of packets per second, got {pps!r}")
+        switch.set_queue_rate(pps, _opt_int(port, "port"), _opt_int(priority, "priority"))
+
+    def show_ports() -> list[dict]:
+        return [{"port": port, "iface": iface} for port, iface in sorted(switch.ports.items())]
+
+    def stats() -> dict:
+        result = switch.stats.as_dict()
+        result["ports"] = {str(p): c for p, c in switch.port_counters().items()}
+        return result
+
+    def queue_config(port: int, priority: int = 0) -> dict:
+        depth, rate = switch.queue_config(_int(port, "port"), _int(priority, "priority"))
+        return {"depth": depth, "rate": rate}
+
+    return {"set_queue_depth": set_queue_depth, "set_queue_rate": set_queue_rate,
+            "show_ports": show_ports, "stats": stats, "queue_config": queue_config,
+            "ping": lambda: "pong"}
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ControlError(f"{name} must be an integer, got {value!r}")
+    return value
+
+
+def _opt_int(value: Any, name: str) -> int | None:
+    return None if value is None else _int(value, name)
+
+
+class _Handler(socketserver.StreamRequestHandler):
+    def handle(self) -> None:
+        handlers = self.server.handlers  # type: ignore[attr-defined]
+        while True:
+            line = self.rfile.readline(MAX_LINE)
+            if not line:
+                return
+            reply = _dispatch(handlers, line)
+            self.wfile.write((json.dumps(reply) + "\n").encode())
+            self.wfile.flush()
+
+
+def _dispatch(handlers: dict[str, Callable[..., Any]], line: bytes) -> dict:
+    try:
+        request = json.loads(line)
+        if not isinstance(request, dict) or not isinstance(request.get("cmd"), str):
+            raise ControlError('a request is a JSON object {"cmd": NAME, "args": {...}}')
+        handler = handlers.get(request["cmd"])
+        if handler is None:
+            raise ControlError(f"unknown command {request['cmd']!r}; "
+                               f"known: {', '.join(sorted(handlers))}")
+        args = request.get("args") or {}
+        if not isinstance(args, dict):
+            raise ControlError("args must be a JSON object")
+        return {"ok": True, "result": handler(**args)}
+    except (ControlError, TrafficManagerError, ValueError) as exc:
+        return {"ok": False, "error": str(exc)}
+    except TypeError as exc:
+        return {"ok": False, "error": f"bad arguments: {exc}"}
+
+
+class _Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+class ControlServer:
+    """Serves the control channel of one switch on 127.0.0.1:port."""
+
+    def __init__(self, switch: Any, port: int = DEFAULT_PORT, host: str = "127.0.0.1") -> None:
+        try:
+            self._server = _Server((host, port), _Handler)
+        except OSError as exc:
+            raise ControlError(f"cannot listen on {host}:{port} for the control channel: "
+                               f"{exc.strerror}") from exc
+        self._server.handlers = _handlers(switch)  # type: ignore[attr-defined]
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        name="p4sim-control", daemon=True)
+
+    @property
+    def port(self) -> int:
+        return self._server.server_address[1]
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+
+class ControlClient:
+    """Client side of the channel (p4sim-cli, tests, tools)."""
+
+    def __init__(self, port: int = DEFAULT_PORT, host: str = "127.0.0.1",
+                 timeout: float = 5.0) -> None:
+        try:
+            self._sock = socket.create_connection((host, port), timeout=timeout)
+        except OSError as exc:
+            raise ControlError(f"cannot reach the switch control channel at {host}:{port}: "
+                               f"{exc.strerror or exc}") from exc
+        self._file = self._sock.makefile("rwb")
+
+    def call(self, cmd: str, **args: Any) -> Any:
+        """Send one request; return its result or raise ControlError with the reason."""
+        self._file.write((json.dumps({"cmd": cmd, "args": args}) + "\n").encode())
+        self._file.flush()
+        line = self._file.readline(MAX_LINE)
+        if not line:
+            raise ControlError("the switch closed the control channel")
+        reply = json.loads(line)
+        if not reply.get("ok"):
+            raise ControlError(reply.get("error", "unknown error"))
+        return reply.get("result")
+
+    def close(self) -> None:
+        self._file.close()
+        self._sock.close()
+
+    def __enter__(self) -> "ControlClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,90 @@
+"""p4sim-cli: run-time commands for a running p4sim-switch (simple_switch_CLI's role).
+
+  p4sim-cli [--thrift-port N] set_queue_depth DEPTH [PORT [PRIO]]
+  p4sim-cli [--thrift-port N] set_queue_rate PPS [PORT [PRIO]]
+  p4sim-cli [--thrift-port N] show_ports | stats
+Without a command, commands are read one per line from standard input, as
+`echo "set_queue_rate 100 1" | simple_switch_CLI` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from p4sim.switch.control_channel import DEFAULT_PORT, ControlClient, ControlError
+
+USAGE = {
+    "set_queue_depth": "set_queue_depth DEPTH [PORT [PRIORITY]]",
+    "set_queue_rate": "set_queue_rate PPS [PORT [PRIORITY]]",
+    "show_ports": "show_ports",
+    "stats": "stats",
+}
+
+
+def _number(text: str, what: str, real: bool = False) -> int | float:
+    try:
+        return float(text) if real else int(text, 0)
+    except ValueError:
+        raise ControlError(f"{what} must be {'a number' if real else 'an integer'}, "
+                           f"got {text!r}") from None
+
+
+def run_command(client: ControlClient, words: Sequence[str]) -> str:
+    """Execute one command line; return the text to print."""
+    cmd, args = words[0], list(words[1:])
+    if cmd not in USAGE:
+        raise ControlError(f"unknown command {cmd!r}; commands: {', '.join(USAGE)}")
+    if cmd in ("set_queue_depth", "set_queue_rate"):
+        if not 1 <= len(args) <= 3:
+            raise ControlError(f"usage: {USAGE[cmd]}")
+        value = _number(args[0], "DEPTH" if cmd == "set_queue_depth" else "PPS",
+                        real=cmd == "set_queue_rate")
+        port = _number(args[1], "PORT") if len(args) > 1 else None
+        priority = _number(args[2], "PRIORITY") if len(args) > 2 else None
+        key = "depth" if cmd == "set_queue_depth" else "pps"
+        client.call(cmd, **{key: value, "port": port, "priority": priority})
+        return ""
+    if args:
+        raise ControlError(f"usage: {USAGE[cmd]}")
+    if cmd == "show_ports":
+        rows = client.call("show_ports")
+        lines = [f"{'port #':>8} | iface name"]
+        lines += [f"{row['port']:>8} | {row['iface']}" for row in rows]
+        return "\n".join(lines)
+    return json.dumps(client.call("stats"), indent=2, sort_keys=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="p4sim-cli", description=__doc__.splitlines()[0])
+    parser.add_argument("--thrift-port", type=int, default=DEFAULT_PORT,
+                        help="control channel TCP port on 127.0.0.1 (default %(default)s)")
+    parser.add_argument("--thrift-ip", default="127.0.0.1", help=argparse.SUPPRESS)
+    parser.add_argument("command", nargs=argparse.REMAINDER,
+                        help="; ".join(USAGE.values()))
+    options = parser.parse_args(argv)
+    try:
+        client = ControlClient(options.thrift_port, options.thrift_ip)
+    except ControlError as exc:
+        print(f"p4sim-cli: error: {exc}", file=sys.stderr)
+        return 1
+    lines = [options.command] if options.command else [
+        line.split() for line in sys.stdin if line.strip() and not line.startswith("#")]
+    status = 0
+    with client:
+        for words in lines:
+            try:
+                text = run_command(client, words)
+            except ControlError as exc:
+                print(f"p4sim-cli: error: {' '.join(words)}: {exc}", file=sys.stderr)
+                status = 1
+                continue
+            if text:
+                print(text)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""Compile the deparser: valid headers in the JSON order, then the payload."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from p4sim.switch.calculations import header_bits
+from p4sim.switch.errors import LoadError
+from p4sim.switch.loader import LoadContext, require
+from p4sim.switch.packet import HeaderInfo
+
+
+def _emitter(info: HeaderInfo) -> Callable[[list], bytes | None]:
+    base, vslot = info.base, info.valid_slot
+    if info.varbit_index is not None:
+        def emit_varbit(f):
+            if not f[vslot]:
+                return None
+            value, nbits = header_bits(info, f)
+            return value.to_bytes(nbits // 8, "big")
+        return emit_varbit
+    nbytes = info.fixed_bits // 8
+    shifts, pos = [], info.fixed_bits
+    for width in info.widths:
+        pos -= width
+        shifts.append(pos)
+    pairs = tuple(zip(range(base, vslot), shifts))
+
+    def emit(f):
+        if not f[vslot]:
+            return None
+        v = 0
+        for slot, shift in pairs:
+            v |= f[slot] << shift
+        return v.to_bytes(nbytes, "big")
+    return emit
+
+
+def compile_deparser(ctx: LoadContext, deparser: dict,
+                     primitives: list[Callable]) -> Callable[[Any], bytes]:
+    name = deparser.get("name", "deparser")
+    order = require(deparser, "order", f"deparser {name}", list)
+    emitters = []
+    for hname in order:
+        info = ctx.layout.header_by_name.get(hname)
+        if info is None:
+            raise LoadError(f"deparser {name}", f"unknown header {hname!r} in order", deparser)
+        emitters.append(_emitter(info))
+    emit_t = tuple(emitters)
+    prims = tuple(primitives)
+
+    def deparse(p) -> bytes:
+        for prim in prims:
+            prim(p, None)
+        f = p.f
+        out = []
+        for emit in emit_t:
+            chunk = emit(f)
+            if chunk is not None:
+                out.append(chunk)
+        out.append(p.payload)
+        return b"".join(out)
+    return deparse

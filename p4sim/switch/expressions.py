@@ -1,0 +1,372 @@
+"""Compile BMv2 JSON expressions (type-value objects) into closures fn(pkt, args).
+
+Data values are unbounded Python ints (p4c emits explicit masks), booleans are
+Python bools, as in bm_sim's expression engine. Header-valued expressions compile to
+closures returning a HeaderInfo; field lvalues to (slot closure, width).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from p4sim.switch.errors import LoadError, PipelineFault
+from p4sim.switch.loader import LoadContext, parse_hexstr
+from p4sim.switch.loader_layout import field_slot
+from p4sim.switch.packet import HeaderInfo
+
+Expr = Callable[[Any, Any], Any]
+
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda x, y: x + y,
+    "-": lambda x, y: x - y,
+    "*": lambda x, y: x * y,
+    "/": lambda x, y: x // y,
+    "%": lambda x, y: x % y,
+    "<<": lambda x, y: x << y,
+    ">>": lambda x, y: x >> y,
+    "==": lambda x, y: x == y,
+    "!=": lambda x, y: x != y,
+    ">": lambda x, y: x > y,
+    ">=": lambda x, y: x >= y,
+    "<": lambda x, y: x < y,
+    "<=": lambda x, y: x <= y,
+    "&": lambda x, y: x & y,
+    "|": lambda x, y: x | y,
+    "^": lambda x, y: x ^ y,
+}
+
+
+def _const(value: Any) -> Expr:
+    def const(p, a):
+        return value
+    const.constant = value  # type: ignore[attr-defined]
+    return const
+
+
+def is_const(fn: Expr) -> bool:
+    return hasattr(fn, "constant")
+
+
+def _read_field(slot: int, width: int, signed: bool) -> Expr:
+    if signed:
+        top = 1 << (width - 1)
+        full = 1 << width
+
+        def read_signed(p, a):
+            v = p.f[slot]
+            return v - full if v & top else v
+        return read_signed
+
+    def read(p, a):
+        return p.f[slot]
+    read.slot = slot  # type: ignore[attr-defined]
+    return read
+
+
+def two_comp_mod(value: int, width: int) -> int:
+    """The signed value of `value` in `width`-bit two's complement."""
+    if width <= 0:
+        return 0
+    half = 1 << (width - 1)
+    return ((value + half) % (1 << width)) - half
+
+
+def sat_cast(value: int, width: int) -> int:
+    lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    return lo if value < lo else hi if value > hi else value
+
+
+def usat_cast(value: int, width: int) -> int:
+    hi = (1 << width) - 1
+    return 0 if value < 0 else hi if value > hi else value
+
+
+def _unwrap(node: Any, where: str) -> dict:
+    """Strip the nested {"type": "expression", "value": ...} wrappers down to the op."""
+    cur = node
+    while isinstance(cur, dict) and "op" not in cur:
+        if cur.get("type") != "expression":
+            raise LoadError(where, "expected an expression", node)
+        cur = cur.get("value")
+    if not isinstance(cur, dict):
+        raise LoadError(where, "expected an expression object with 'op'", node)
+    return cur
+
+
+class ExprCompiler:
+    """Compiles expressions of one program; `n_args` bounds runtime_data/local indices."""
+
+    def __init__(self, ctx: LoadContext) -> None:
+        self.ctx = ctx
+
+    # --- data values -----------------------------------------------------------
+    def data(self, node: Any, where: str, n_args: int | None = None) -> Expr:
+        """Compile a type-value object producing a data value or a boolean."""
+        if not isinstance(node, dict) or "type" not in node:
+            if isinstance(node, dict) and "op" in node:
+                return self._op(node, where, n_args)
+            raise LoadError(where, "expected a {type, value} object", node)
+        kind = node["type"]
+        value = node.get("value")
+        if kind == "field":
+            slot, width, signed, _ = field_slot(self.ctx, value, where, node)
+            return _read_field(slot, width, signed)
+        if kind == "hexstr":
+            return _const(parse_hexstr(value, where, node))
+        if kind == "bool":
+            if not isinstance(value, bool):
+                raise LoadError(where, "bool value must be true or false", node)
+            return _const(value)
+        if kind in ("runtime_data", "local"):
+            if not isinstance(value, int) or value < 0:
+                raise LoadError(where, f"{kind} index must be a non-negative integer", node)
+            if n_args is None:
+                raise LoadError(where, f"{kind} used outside of an action", node)
+            if value >= n_args:
+                raise LoadError(where, f"{kind} index {value} out of range "
+                                f"(the action has {n_args} parameters)", node)
+            index = value
+
+            def arg(p, a):
+                return a[index]
+            return arg
+        if kind == "expression":
+            return self._op(_unwrap(node, where), where, n_args)
+        if kind == "stack_field":
+            return self._stack_field(node, where)
+        if kind == "register":
+            return self._register_read(node, where, n_args)
+        if kind == "string":
+            if not isinstance(value, str):
+                raise LoadError(where, "string value must be a string", node)
+            return _const(value)
+        if kind == "header":
+            # a header used as data: its validity (rare; bm_sim allows it in 'valid')
+            info = self.header_info(value, where, node)
+            vslot = info.valid_slot
+
+            def header_valid(p, a):
+                return p.f[vslot]
+            return header_valid
+        raise LoadError(where, f"unsupported operand type {kind!r}", node)
+
+    def boolean(self, node: Any, where: str, n_args: int | None = None) -> Expr:
+        return self.data(node, where, n_args)
+
+    def _stack_field(self, node: dict, where: str) -> Expr:
+        value = node.get("value")
+        if not isinstance(value, list) or len(value) != 2:
+            raise LoadError(where, "stack_field must be [stack, field]", node)
+        stack = self.stack_info(value[0], where, node)
+        first = self.ctx.layout.header_by_id[stack.header_ids[0]]
+        if value[1] not in first.field_names:
+            raise LoadError(where, f"stack {value[0]!r} has no field {value[1]!r}", node)
+        idx = first.field_names.index(value[1])
+        slots = [self.ctx.layout.header_by_id[h].base + idx for h in stack.header_ids]
+        next_slot = stack.next_slot
+
+        def last_field(p, a):
+            n = p.f[next_slot]
+            if n == 0:
+                raise PipelineFault(f"stack {stack.name}: no valid element for .last")
+            return p.f[slots[n - 1]]
+        return last_field
+
+    def _register_read(self, node: dict, where: str, n_args: int | None) -> Expr:
+        value = node.get("value")
+        if not isinstance(value, list) or len(value) != 2:
+            raise LoadError(where, "register operand must be [register_array, index]", node)
+        reg = self.ctx.registers.get(value[0])
+        if reg is None:
+            raise LoadError(where, f"unknown register_array {value[0]!r}", node)
+        index = self.data(value[1], where, n_args)
+        return lambda p, a: reg.read_checked(index(p, a))
+
+    # --- headers and stacks ----------------------------------------------------
+    def header_info(self, name: Any, where: str, fragment: Any) -> HeaderInfo:
+        info = self.ctx.layout.header_by_name.get(name) if isinstance(name, str) else None
+        if info is None:
+            raise LoadError(where, f"unknown header instance {name!r}", fragment)
+        return info
+
+    def stack_info(self, name: Any, where: str, fragment: Any):
+        stack = self.ctx.layout.stacks.get(name) if isinstance(name, str) else None
+        if stack is None:
+            raise LoadError(where, f"unknown header stack {name!r}", fragment)
+        return stack
+
+    def header(self, node: Any, where: str, n_args: int | None = None) -> Callable[[Any, Any], HeaderInfo]:
+        """Compile a header-valued operand: a named header or a stack dereference."""
+        if isinstance(node, dict) and node.get("type") == "header":
+            info = self.header_info(node.get("value"), where, node)
+            fn = lambda p, a: info  # noqa: E731
+            fn.static = info  # type: ignore[attr-defined]
+            return fn
+        if isinstance(node, dict) and (node.get("type") == "expression" or "op" in node):
+            op = _unwrap(node, where)
+            if op.get("op") == "dereference_header_stack":
+                stack = self.stack_info((op.get("left") or {}).get("value"), where, node)
+                infos = [self.ctx.layout.header_by_id[h] for h in stack.header_ids]
+                index = self.data(op.get("right"), where, n_args)
+                size = len(infos)
+
+                def deref(p, a):
+                    i = index(p, a)
+                    if not 0 <= i < size:
+                        raise PipelineFault(f"index {i} out of bounds for stack {stack.name}")
+                    return infos[i]
+                return deref
+        raise LoadError(where, "expected a header", node)
+
+    def lvalue(self, node: Any, where: str, n_args: int | None = None) -> tuple[Callable, int, int | None]:
+        """Compile a writable field: (slot closure, width, constant slot or None)."""
+        if isinstance(node, dict) and node.get("type") == "field":
+            slot, width, _, info = field_slot(self.ctx, node.get("value"), where, node)
+            if slot == info.valid_slot and not info.metadata:
+                raise LoadError(where, "$valid$ is read-only", node)
+            return (lambda p, a: slot), width, slot
+        if isinstance(node, dict) and node.get("type") == "stack_field":
+            value = node.get("value")
+            stack = self.stack_info(value[0], where, node)
+            first = self.ctx.layout.header_by_id[stack.header_ids[0]]
+            if value[1] not in first.field_names:
+                raise LoadError(where, f"stack {value[0]!r} has no field {value[1]!r}", node)
+            idx = first.field_names.index(value[1])
+            slots = [self.ctx.layout.header_by_id[h].base + idx for h in stack.header_ids]
+            next_slot = stack.next_slot
+
+            def last_slot(p, a):
+                n = p.f[next_slot]
+                if n == 0:
+                    raise PipelineFault(f"stack {stack.name}: no valid element for .last")
+                return slots[n - 1]
+            return last_slot, first.widths[idx], None
+        if isinstance(node, dict) and (node.get("type") == "expression" or "op" in node):
+            op = _unwrap(node, where)
+            if op.get("op") == "access_field":
+                header = self.header(op.get("left"), where, n_args)
+                offset = op.get("right")
+                widths = self._access_field_widths(header, offset, where, node)
+
+                def access_slot(p, a):
+                    return header(p, a).base + offset
+                return access_slot, widths, None
+        raise LoadError(where, "expected a writable field", node)
+
+    def _access_field_widths(self, header, offset: Any, where: str, node: Any) -> int:
+        if not isinstance(offset, int):
+            raise LoadError(where, "access_field offset must be an integer", node)
+        static = getattr(header, "static", None)
+        sample = static
+        if sample is None:
+            # all members of a stack share one type; find it from any header of the program
+            sample = next((h for h in self.ctx.layout.headers
+                           if offset < len(h.field_names)), None)
+        if sample is None or offset >= len(sample.field_names):
+            raise LoadError(where, f"field offset {offset} out of range", node)
+        return sample.widths[offset]
+
+    # --- operators -------------------------------------------------------------
+    def _op(self, op: dict, where: str, n_args: int | None) -> Expr:
+        name = op.get("op")
+        left, right = op.get("left"), op.get("right")
+        if name in _BINARY:
+            if left is None and name == "-":
+                r = self.data(right, where, n_args)
+                return lambda p, a: -r(p, a)
+            lf = self.data(left, where, n_args)
+            rf = self.data(right, where, n_args)
+            return _binary(name, lf, rf)
+        if name == "and":
+            lf, rf = self.data(left, where, n_args), self.data(right, where, n_args)
+            return lambda p, a: bool(lf(p, a)) and bool(rf(p, a))
+        if name == "or":
+            lf, rf = self.data(left, where, n_args), self.data(right, where, n_args)
+            return lambda p, a: bool(lf(p, a)) or bool(rf(p, a))
+        if name == "not":
+            rf = self.data(right, where, n_args)
+            return lambda p, a: not rf(p, a)
+        if name == "~":
+            rf = self.data(right, where, n_args)
+            return lambda p, a: ~rf(p, a)
+        if name == "d2b":
+            rf = self.data(right, where, n_args)
+            slot = getattr(rf, "slot", None)
+            if slot is not None:
+                return lambda p, a: p.f[slot] != 0
+            return lambda p, a: rf(p, a) != 0
+        if name == "b2d":
+            rf = self.data(right, where, n_args)
+            if is_const(rf):
+                return _const(int(rf.constant))
+            return lambda p, a: 1 if rf(p, a) else 0
+        if name == "valid":
+            header = self.header(right, where, n_args)
+            static = getattr(header, "static", None)
+            if static is not None:
+                vslot = static.valid_slot
+                return lambda p, a: p.f[vslot] == 1
+            return lambda p, a: p.f[header(p, a).valid_slot] == 1
+        if name == "valid_union":
+            union = self.ctx.layout.unions.get((right or {}).get("value"))
+            if union is None:
+                raise LoadError(where, "valid_union needs a header_union", op)
+            vslots = [self.ctx.layout.header_by_id[h].valid_slot for h in union.header_ids]
+            return lambda p, a: any(p.f[s] for s in vslots)
+        if name in ("two_comp_mod", "sat_cast", "usat_cast"):
+            lf, rf = self.data(left, where, n_args), self.data(right, where, n_args)
+            fn = {"two_comp_mod": two_comp_mod, "sat_cast": sat_cast, "usat_cast": usat_cast}[name]
+            return lambda p, a: fn(lf(p, a), rf(p, a))
+        if name == "?":
+            cond = self.data(op.get("cond"), where, n_args)
+            lf, rf = self.data(left, where, n_args), self.data(right, where, n_args)
+            return lambda p, a: lf(p, a) if cond(p, a) else rf(p, a)
+        if name in ("last_stack_index", "size_stack"):
+            stack = self.stack_info((right or {}).get("value"), where, op)
+            next_slot = stack.next_slot
+            if name == "size_stack":
+                return lambda p, a: p.f[next_slot]
+            return lambda p, a: p.f[next_slot] - 1
+        if name == "access_field":
+            header = self.header(left, where, n_args)
+            offset = right
+            self._access_field_widths(header, offset, where, op)
+            return lambda p, a: p.f[header(p, a).base + offset]
+        if name == "dereference_header_stack":
+            raise LoadError(where, "a header stack element cannot be used as a value here", op)
+        raise LoadError(where, f"unknown expression op {name!r}", op)
+
+
+def _binary(name: str, lf: Expr, rf: Expr) -> Expr:
+    fn = _BINARY[name]
+    if is_const(lf) and is_const(rf):
+        return _const(fn(lf.constant, rf.constant))
+    lslot = getattr(lf, "slot", None)
+    if is_const(rf):
+        c = rf.constant
+        if lslot is not None:
+            if name == "&":
+                return lambda p, a: p.f[lslot] & c
+            if name == "==":
+                return lambda p, a: p.f[lslot] == c
+            if name == "!=":
+                return lambda p, a: p.f[lslot] != c
+            if name == "+":
+                return lambda p, a: p.f[lslot] + c
+            if name == ">":
+                return lambda p, a: p.f[lslot] > c
+            if name == "<":
+                return lambda p, a: p.f[lslot] < c
+        if name == "&":
+            return lambda p, a: lf(p, a) & c
+        if name == "+":
+            return lambda p, a: lf(p, a) + c
+        if name == "==":
+            return lambda p, a: lf(p, a) == c
+        return lambda p, a: fn(lf(p, a), c)
+    if name == "+":
+        return lambda p, a: lf(p, a) + rf(p, a)
+    if name == "&":
+        return lambda p, a: lf(p, a) & rf(p, a)
+    if name == "==":
+        return lambda p, a: lf(p, a) == rf(p, a)
+    return lambda p, a: fn(lf(p, a), rf(p, a))

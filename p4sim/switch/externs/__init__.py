@@ -1,0 +1,1 @@
+"""Stateful externs of a loaded program: counters, meters, registers, value sets."""

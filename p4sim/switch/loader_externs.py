@@ -1,0 +1,58 @@
+"""Create the stateful objects a program declares: counters, meters, registers,
+parser value sets and learn lists."""
+from __future__ import annotations
+
+from p4sim.switch.errors import LoadError
+from p4sim.switch.externs.counters import CounterArray
+from p4sim.switch.externs.meters import MeterArray
+from p4sim.switch.externs.registers import RegisterArray
+from p4sim.switch.externs.value_sets import ValueSet
+from p4sim.switch.loader import LoadContext, require
+from p4sim.switch.loader_layout import field_slot
+
+
+def build_externs(ctx: LoadContext) -> None:
+    doc = ctx.doc
+    for arr in doc.get("counter_arrays", []) or []:
+        name = require(arr, "name", "counter_arrays", str)
+        if arr.get("is_direct"):
+            continue  # direct counters live in their table's entries
+        size = require(arr, "size", f"counter_arrays[{name}]", int)
+        ctx.counters[name] = CounterArray(name, size)
+    for arr in doc.get("meter_arrays", []) or []:
+        name = require(arr, "name", "meter_arrays", str)
+        where = f"meter_arrays[{name}]"
+        unit = arr.get("type", "packets")
+        if unit not in ("packets", "bytes"):
+            raise LoadError(where, "meter type must be 'packets' or 'bytes'", arr)
+        if arr.get("rate_count", 2) != 2:
+            raise LoadError(where, "only 2-rate meters are supported", arr)
+        if arr.get("is_direct"):
+            ctx.meters.setdefault("__direct__", {})[name] = arr
+            continue
+        size = require(arr, "size", where, int)
+        ctx.meters[name] = MeterArray(name, size, unit, ctx.clock)
+    direct_meters = ctx.meters.pop("__direct__", {})
+    ctx.direct_meters = direct_meters  # type: ignore[attr-defined]
+    for arr in doc.get("register_arrays", []) or []:
+        name = require(arr, "name", "register_arrays", str)
+        where = f"register_arrays[{name}]"
+        ctx.registers[name] = RegisterArray(name, require(arr, "size", where, int),
+                                            require(arr, "bitwidth", where, int))
+    for vs in doc.get("parse_vsets", []) or []:
+        name = require(vs, "name", "parse_vsets", str)
+        where = f"parse_vsets[{name}]"
+        ctx.value_sets[name] = ValueSet(name, require(vs, "compressed_bitwidth", where, int),
+                                        int(vs.get("max_size", 0) or 0))
+    for ll in doc.get("learn_lists", []) or []:
+        ll_id = require(ll, "id", "learn_lists", int)
+        name = ll.get("name", str(ll_id))
+        slots = []
+        for el in require(ll, "elements", f"learn_lists[{name}]", list):
+            slot, _, _, _ = field_slot(ctx, el.get("value") if isinstance(el, dict) else None,
+                                       f"learn_lists[{name}]", el)
+            slots.append(slot)
+        ctx.learn_lists[ll_id] = (name, slots)
+    for ext in doc.get("extern_instances", []) or []:
+        name = require(ext, "name", "extern_instances", str)
+        ctx.extern_instances[name] = ext

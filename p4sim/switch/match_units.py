@@ -1,0 +1,136 @@
+"""Lookup structures, one per table match type, over a table's concatenated key.
+
+A key is one int: every key element's value placed at its own bit offset. An entry
+matches when `key & mask == value` and every range element is within its bounds.
+Writers replace the structures they change instead of mutating lists that a
+packet thread may be iterating.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class MatchSpec:
+    """The compiled match of one entry over the concatenated key."""
+
+    __slots__ = ("value", "mask", "ranges", "priority")
+
+    def __init__(self, value: int, mask: int, ranges: tuple, priority: int) -> None:
+        self.value = value
+        self.mask = mask
+        self.ranges = ranges      # ((shift, field_mask, low, high), ...)
+        self.priority = priority
+
+    def identity(self) -> tuple:
+        return (self.value, self.mask, self.ranges, self.priority)
+
+
+class ExactUnit:
+    """Exact (and valid) keys: one dict lookup."""
+
+    def __init__(self) -> None:
+        self._entries: dict[int, Any] = {}
+
+    def insert(self, spec: MatchSpec, entry: Any) -> None:
+        self._entries[spec.value] = entry
+
+    def remove(self, spec: MatchSpec) -> None:
+        self._entries.pop(spec.value, None)
+
+    def find(self, spec: MatchSpec) -> Any:
+        return self._entries.get(spec.value)
+
+    def lookup(self, key: int) -> Any:
+        return self._entries.get(key)
+
+    def clear(self) -> None:
+        self._entries = {}
+
+
+class LpmUnit:
+    """Longest prefix: one dict per mask, tried from the longest mask down."""
+
+    def __init__(self) -> None:
+        self._by_mask: dict[int, dict[int, Any]] = {}
+        self._order: list[tuple[int, dict[int, Any]]] = []
+
+    def _reorder(self) -> None:
+        self._order = sorted(((m, d) for m, d in self._by_mask.items() if d),
+                             key=lambda md: -bin(md[0]).count("1"))
+
+    def insert(self, spec: MatchSpec, entry: Any) -> None:
+        bucket = self._by_mask.get(spec.mask)
+        if bucket is None:
+            bucket = {}
+            self._by_mask[spec.mask] = bucket
+            bucket[spec.value] = entry
+            self._reorder()
+        else:
+            bucket[spec.value] = entry
+
+    def remove(self, spec: MatchSpec) -> None:
+        bucket = self._by_mask.get(spec.mask)
+        if bucket is not None:
+            bucket.pop(spec.value, None)
+            if not bucket:
+                del self._by_mask[spec.mask]
+                self._reorder()
+
+    def find(self, spec: MatchSpec) -> Any:
+        return self._by_mask.get(spec.mask, {}).get(spec.value)
+
+    def lookup(self, key: int) -> Any:
+        for mask, bucket in self._order:
+            entry = bucket.get(key & mask)
+            if entry is not None:
+                return entry
+        return None
+
+    def clear(self) -> None:
+        self._by_mask = {}
+        self._order = []
+
+
+class TernaryUnit:
+    """Ternary, range and optional keys: entries scanned in priority order
+    (smaller numerical priority first, as bm_sim; ties go to the older entry)."""
+
+    def __init__(self) -> None:
+        self._entries: list[tuple[MatchSpec, Any]] = []
+
+    def insert(self, spec: MatchSpec, entry: Any) -> None:
+        entries = self._entries + [(spec, entry)]
+        entries.sort(key=lambda se: (se[0].priority, se[1].handle))
+        self._entries = entries
+
+    def remove(self, spec: MatchSpec) -> None:
+        ident = spec.identity()
+        self._entries = [se for se in self._entries if se[0].identity() != ident]
+
+    def find(self, spec: MatchSpec) -> Any:
+        ident = spec.identity()
+        for s, entry in self._entries:
+            if s.identity() == ident:
+                return entry
+        return None
+
+    def lookup(self, key: int) -> Any:
+        for spec, entry in self._entries:
+            if key & spec.mask == spec.value:
+                for shift, fmask, low, high in spec.ranges:
+                    if not low <= (key >> shift) & fmask <= high:
+                        break
+                else:
+                    return entry
+        return None
+
+    def clear(self) -> None:
+        self._entries = []
+
+
+def make_unit(match_type: str) -> ExactUnit | LpmUnit | TernaryUnit:
+    if match_type == "exact":
+        return ExactUnit()
+    if match_type == "lpm":
+        return LpmUnit()
+    return TernaryUnit()

@@ -1,0 +1,323 @@
+"""Compile the BMv2 parser (states, ops, select transitions) into closures.
+
+A parser error stops parsing and records the error code in
+standard_metadata.parser_error; the packet then goes on to ingress, as in bmv2
+simple_switch.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from p4sim.switch.errors import LoadError, ParserFault
+from p4sim.switch.expressions import ExprCompiler
+from p4sim.switch.loader import LoadContext, parse_hexstr, require
+from p4sim.switch.loader_layout import field_slot
+from p4sim.switch.packet import HeaderInfo
+from p4sim.switch.primitives import PrimitiveCompiler
+
+MAX_STATES_PER_PACKET = 10000
+
+
+def _fixed_extractor(info: HeaderInfo, too_short: int) -> Callable[[Any], None]:
+    nbytes = info.fixed_bits // 8
+    shifts, pos = [], info.fixed_bits
+    for width in info.widths:
+        pos -= width
+        shifts.append((pos, (1 << width) - 1))
+    base, vslot = info.base, info.valid_slot
+    shifts_t = tuple(shifts)
+
+    def extract(p) -> None:
+        off = p.offset
+        end = off + nbytes
+        data = p.data
+        if end > len(data):
+            raise ParserFault(too_short, f"packet too short to extract {info.name}")
+        v = int.from_bytes(data[off:end], "big")
+        f = p.f
+        f[base:vslot] = [(v >> s) & m for s, m in shifts_t]
+        f[vslot] = 1
+        p.offset = end
+    return extract
+
+
+def _varbit_extractor(info: HeaderInfo, length: Callable | None, too_short: int,
+                      header_too_short: int) -> Callable[[Any], None]:
+    vi = info.varbit_index
+    base, vslot, wslot = info.base, info.valid_slot, info.vl_width_slot
+    widths = info.widths
+
+    def extract_vl(p) -> None:
+        vbits = length(p, None) if length is not None else 0
+        if vbits < 0 or vbits % 8 or vbits > info.varbit_max_bits:
+            raise ParserFault(header_too_short,
+                              f"bad varbit length {vbits} for {info.name}")
+        total = info.fixed_bits + vbits
+        nbytes = total // 8
+        off = p.offset
+        if off + nbytes > len(p.data):
+            raise ParserFault(too_short, f"packet too short to extract {info.name}")
+        v = int.from_bytes(p.data[off:off + nbytes], "big")
+        pos = total
+        f = p.f
+        for i, width in enumerate(widths):
+            if i == vi:
+                width = vbits
+            pos -= width
+            f[base + i] = (v >> pos) & ((1 << width) - 1)
+        f[wslot] = vbits
+        f[vslot] = 1
+        p.offset = off + nbytes
+    return extract_vl
+
+
+def _lookahead(offset_bits: int, width: int, too_short: int) -> Callable:
+    def lookahead(p, a):
+        start = p.offset * 8 + offset_bits
+        end = start + width
+        if end > len(p.data) * 8:
+            raise ParserFault(too_short, "packet too short for lookahead")
+        first, last = start // 8, (end + 7) // 8
+        v = int.from_bytes(p.data[first:last], "big")
+        return (v >> (last * 8 - end)) & ((1 << width) - 1)
+    return lookahead
+
+
+class ParserState:
+    __slots__ = ("name", "run")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.run: Callable[[Any], Any] = lambda p: None
+
+
+class ParserCompiler:
+    def __init__(self, ctx: LoadContext, exprs: ExprCompiler, prims: PrimitiveCompiler) -> None:
+        self.ctx = ctx
+        self.x = exprs
+        self.prims = prims
+        self.too_short = ctx.error_code("PacketTooShort")
+        self.out_of_bounds = ctx.error_code("StackOutOfBounds")
+        self.header_too_short = ctx.error_code("HeaderTooShort")
+        self.no_match = ctx.error_code("NoMatch")
+        self.timeout = ctx.error_code("ParserTimeout")
+
+    def compile(self, parser: dict) -> Callable[[Any], None]:
+        name = require(parser, "name", "parsers", str)
+        where = f"parser {name}"
+        states_json = require(parser, "parse_states", where, list)
+        states: dict[str, ParserState] = {}
+        for st in states_json:
+            sname = require(st, "name", where, str)
+            states[sname] = ParserState(sname)
+        for st in states_json:
+            self._compile_state(st, states, where)
+        init = parser.get("init_state")
+        if init not in states:
+            raise LoadError(where, f"init_state {init!r} is not a parse state", parser)
+        start = states[init]
+        err_slot = self.ctx.layout.std_slots.get("parser_error")
+        timeout = self.timeout
+
+        def parse(p) -> None:
+            state = start
+            steps = 0
+            try:
+                while state is not None:
+                    state = state.run(p)
+                    steps += 1
+                    if steps > MAX_STATES_PER_PACKET:
+                        raise ParserFault(timeout, "parser did not terminate")
+            except ParserFault as fault:
+                if err_slot is not None:
+                    p.f[err_slot] = fault.code
+            p.payload = p.data[p.offset:]
+        return parse
+
+    # --- one state -------------------------------------------------------------
+    def _compile_state(self, st: dict, states: dict[str, ParserState], where: str) -> None:
+        sname = st["name"]
+        where = f"{where}, state {sname}"
+        ops = [self._op(op, where) for op in require(st, "parser_ops", where, list)]
+        keys = [self._key(k, where) for k in st.get("transition_key", []) or []]
+        transitions = require(st, "transitions", where, list)
+        padded_shifts, total, compressed_total = [], 0, 0
+        for _, width in reversed(keys):
+            padded_shifts.append(total)
+            total += (width + 7) // 8 * 8
+            compressed_total += width
+        padded_shifts.reverse()
+        readers = [(fn, sh, (1 << w) - 1) for (fn, w), sh in zip(keys, padded_shifts)]
+
+        def padded_key(p) -> int:
+            k = 0
+            for fn, sh, m in readers:
+                k |= (fn(p, None) & m) << sh
+            return k
+
+        def compressed_key(p) -> int:
+            k = 0
+            for fn, w in keys:
+                k = (k << w) | (fn(p, None) & ((1 << w) - 1))
+            return k
+
+        cases: list[tuple] = []
+        for tr in transitions:
+            kind = tr.get("type") if isinstance(tr, dict) else None
+            nxt = tr.get("next_state") if isinstance(tr, dict) else None
+            if nxt is not None and nxt not in states:
+                raise LoadError(where, f"transition to unknown state {nxt!r}", tr)
+            target = states[nxt] if nxt is not None else None
+            if kind == "default":
+                cases.append(("default", 0, 0, target))
+            elif kind == "hexstr":
+                value = parse_hexstr(tr.get("value"), where, tr)
+                mask = tr.get("mask")
+                m = parse_hexstr(mask, where, tr) if mask is not None else (1 << total) - 1
+                cases.append(("hex", value & m, m, target))
+            elif kind == "parse_vset":
+                vset = self.ctx.value_sets.get(tr.get("value"))
+                if vset is None:
+                    raise LoadError(where, f"unknown parse_vset {tr.get('value')!r}", tr)
+                mask = tr.get("mask")
+                m = parse_hexstr(mask, where, tr) if mask is not None else None
+                cases.append(("vset", vset, m, target))
+            else:
+                raise LoadError(where, "transition type must be default, hexstr or parse_vset", tr)
+        no_match = self.no_match
+        has_vset = any(c[0] == "vset" for c in cases)
+        ops_t = tuple(ops)
+        cases_t = tuple(cases)
+
+        if not keys and len(cases) == 1 and cases[0][0] == "default":
+            only = cases[0][3]
+
+            def run_simple(p):
+                for op in ops_t:
+                    op(p)
+                return only
+            states[sname].run = run_simple
+            return
+
+        def run(p):
+            for op in ops_t:
+                op(p)
+            k = padded_key(p)
+            ck = compressed_key(p) if has_vset else 0
+            for kind, value, mask, target in cases_t:
+                if kind == "hex":
+                    if k & mask == value:
+                        return target
+                elif kind == "default":
+                    return target
+                else:
+                    probe = ck if mask is None else ck & mask
+                    if value.matches(probe):
+                        return target
+            raise ParserFault(no_match, f"no transition matched in state {sname}")
+        states[sname].run = run
+
+    def _key(self, key: Any, where: str) -> tuple[Callable, int]:
+        kind = key.get("type") if isinstance(key, dict) else None
+        if kind == "field":
+            _, width, _, _ = field_slot(self.ctx, key.get("value"), where, key)
+            return self.x.data(key, where), width
+        if kind == "stack_field":
+            stack = self.x.stack_info(key["value"][0], where, key)
+            first = self.ctx.layout.header_by_id[stack.header_ids[0]]
+            if key["value"][1] not in first.field_names:
+                raise LoadError(where, "unknown stack field", key)
+            width = first.widths[first.field_names.index(key["value"][1])]
+            return self.x.data(key, where), width
+        if kind == "lookahead":
+            value = key.get("value")
+            if not isinstance(value, list) or len(value) != 2:
+                raise LoadError(where, "lookahead must be [offset, bitwidth]", key)
+            return _lookahead(value[0], value[1], self.too_short), value[1]
+        raise LoadError(where, "transition_key items must be field, stack_field or lookahead", key)
+
+    # --- parser ops ------------------------------------------------------------
+    def _op(self, op: Any, where: str) -> Callable[[Any], None]:
+        name = op.get("op") if isinstance(op, dict) else None
+        params = op.get("parameters") if isinstance(op, dict) else None
+        if not isinstance(params, list):
+            raise LoadError(where, "a parser op needs 'op' and 'parameters'", op)
+        if name in ("extract", "extract_VL"):
+            return self._extract(op, params, where, name == "extract_VL")
+        if name == "set":
+            if len(params) != 2:
+                raise LoadError(where, "set takes 2 parameters", op)
+            src_json = params[1]
+            if isinstance(src_json, dict) and src_json.get("type") == "lookahead":
+                value = src_json.get("value")
+                src = _lookahead(value[0], value[1], self.too_short)
+            else:
+                src = self.x.data(src_json, where)
+            prim = self.prims._assign(params[0], src, where, None)
+            return lambda p: prim(p, None)
+        if name == "verify":
+            if len(params) != 2:
+                raise LoadError(where, "verify takes 2 parameters", op)
+            cond = self.x.data(params[0], where)
+            error = self.x.data(params[1], where)
+
+            def verify(p):
+                if not cond(p, None):
+                    raise ParserFault(error(p, None), "verify failed")
+            return verify
+        if name in ("advance", "shift"):
+            if len(params) != 1:
+                raise LoadError(where, f"{name} takes 1 parameter", op)
+            amount = self.x.data(params[0], where)
+            factor = 1 if name == "shift" else 8
+            too_short = self.too_short
+
+            def advance(p):
+                nbits = amount(p, None) * (8 if factor == 1 else 1)
+                end = p.offset + nbits // 8
+                if end > len(p.data):
+                    raise ParserFault(too_short, "packet too short to advance")
+                p.offset = end
+            return advance
+        if name == "primitive":
+            if len(params) != 1:
+                raise LoadError(where, "primitive takes 1 parameter", op)
+            prim = self.prims.compile(params[0], where, None)
+            return lambda p: prim(p, None)
+        raise LoadError(where, f"unknown parser op {name!r}", op)
+
+    def _extract(self, op: dict, params: list, where: str, vl: bool) -> Callable:
+        if len(params) != (2 if vl else 1):
+            raise LoadError(where, f"{op.get('op')} takes {2 if vl else 1} parameter(s)", op)
+        target = params[0]
+        kind = target.get("type") if isinstance(target, dict) else None
+        length = self.x.data(params[1], where) if vl else None
+        layout = self.ctx.layout
+
+        def extractor(info: HeaderInfo) -> Callable:
+            if info.varbit_index is not None:
+                return _varbit_extractor(info, length, self.too_short, self.header_too_short)
+            if info.fixed_bits % 8:
+                raise LoadError(where, f"header {info.name} is not a whole number of bytes", op)
+            return _fixed_extractor(info, self.too_short)
+
+        if kind == "regular":
+            info = layout.header_by_name.get(target.get("value"))
+            if info is None:
+                raise LoadError(where, f"unknown header {target.get('value')!r}", op)
+            return extractor(info)
+        if kind == "stack":
+            stack = layout.stacks.get(target.get("value"))
+            if stack is None:
+                raise LoadError(where, f"unknown header stack {target.get('value')!r}", op)
+            fns = [extractor(layout.header_by_id[h]) for h in stack.header_ids]
+            size, nslot, oob = len(fns), stack.next_slot, self.out_of_bounds
+
+            def extract_next(p):
+                n = p.f[nslot]
+                if n >= size:
+                    raise ParserFault(oob, f"stack {stack.name} is full")
+                fns[n](p)
+                p.f[nslot] = n + 1
+            return extract_next
+        raise LoadError(where, "extract target must be regular or stack", op)

@@ -1,0 +1,181 @@
+"""The packet as the pipeline sees it: a flat PHV list plus the unparsed bytes.
+
+Every header instance owns a run of slots in one flat list `Packet.f`: its fields,
+then its validity bit (and, for a header with a varbit field, the varbit's current
+width in bits). Header stacks own one more slot for their `next` index. Compiled
+closures address slots by precomputed integer index, so a packet copy is one list
+copy and no name is looked up per packet.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class ArchRequests:
+    """What primitives ask the v1model architecture to do with this packet."""
+
+    clone_session: int | None = None
+    clone_field_list: int | None = None
+    resubmit_field_list: int | None = None
+    recirculate_field_list: int | None = None
+    truncate_length: int | None = None
+    digests: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
+    exit_called: bool = False
+    drop_errors: list[str] = field(default_factory=list)
+
+    def copy(self) -> "ArchRequests":
+        return ArchRequests(
+            self.clone_session, self.clone_field_list, self.resubmit_field_list,
+            self.recirculate_field_list, self.truncate_length, list(self.digests),
+            self.exit_called, list(self.drop_errors))
+
+
+@dataclass
+class HeaderInfo:
+    """Static description of one header instance and where it lives in the PHV."""
+
+    name: str
+    hid: int
+    type_name: str
+    metadata: bool
+    base: int
+    field_names: list[str]
+    widths: list[int]          # 0 for the varbit field
+    signed: list[bool]
+    varbit_index: int | None   # position of the varbit field, if any
+    varbit_max_bits: int       # from max_length, for the varbit field
+    fixed_bits: int            # sum of the fixed widths
+
+    @property
+    def valid_slot(self) -> int:
+        return self.base + len(self.field_names)
+
+    @property
+    def vl_width_slot(self) -> int:
+        return self.base + len(self.field_names) + 1
+
+    @property
+    def n_slots(self) -> int:
+        return len(self.field_names) + (2 if self.varbit_index is not None else 1)
+
+    def field_slot(self, field_name: str) -> int:
+        return self.base + self.field_names.index(field_name)
+
+
+@dataclass
+class StackInfo:
+    name: str
+    header_ids: list[int]
+    next_slot: int
+
+
+@dataclass
+class UnionInfo:
+    name: str
+    header_ids: list[int]
+    member_names: list[str]
+
+
+class PhvLayout:
+    """Slot allocation for one program; shared read-only by all its packets."""
+
+    def __init__(self) -> None:
+        self.headers: list[HeaderInfo] = []
+        self.header_by_name: dict[str, HeaderInfo] = {}
+        self.header_by_id: dict[int, HeaderInfo] = {}
+        self.stacks: dict[str, StackInfo] = {}
+        self.unions: dict[str, UnionInfo] = {}
+        self.n_slots = 0
+        self.template: list[int] = []
+        self.std_slots: dict[str, int] = {}
+        self.field_lists: dict[int, list[tuple[str, str]]] = {}
+
+    def add_header(self, info: HeaderInfo) -> None:
+        self.headers.append(info)
+        self.header_by_name[info.name] = info
+        self.header_by_id[info.hid] = info
+
+    def alloc(self, count: int) -> int:
+        base = self.n_slots
+        self.n_slots += count
+        return base
+
+    def finish(self) -> None:
+        """Build the initial PHV: everything zero, metadata headers valid."""
+        template = [0] * self.n_slots
+        for info in self.headers:
+            if info.metadata:
+                template[info.valid_slot] = 1
+        self.template = template
+
+
+class Packet:
+    """PHV and bytes of one packet moving through the pipelines."""
+
+    __slots__ = ("f", "data", "offset", "payload", "arch", "layout", "ingress_length")
+
+    def __init__(self, layout: PhvLayout, data: bytes, ingress_port: int) -> None:
+        self.layout = layout
+        self.f: list[int] = list(layout.template)
+        self.data = data
+        self.offset = 0
+        self.payload = data
+        self.arch = ArchRequests()
+        self.ingress_length = len(data)
+        std = layout.std_slots
+        if "ingress_port" in std:
+            self.f[std["ingress_port"]] = ingress_port
+        if "packet_length" in std:
+            self.f[std["packet_length"]] = len(data)
+
+    def get_std(self, name: str) -> int:
+        """Read a standard_metadata field by name."""
+        try:
+            return self.f[self.layout.std_slots[name]]
+        except KeyError:
+            raise KeyError(f"no standard_metadata field {name!r}") from None
+
+    def set_std(self, name: str, value: int) -> None:
+        """Write a standard_metadata field, truncated to its width."""
+        try:
+            slot = self.layout.std_slots[name]
+        except KeyError:
+            raise KeyError(f"no standard_metadata field {name!r}") from None
+        info = self.layout.header_by_name["standard_metadata"]
+        width = info.widths[slot - info.base]
+        self.f[slot] = value & ((1 << width) - 1)
+
+    def copy(self) -> "Packet":
+        """Deep copy for clones and multicast replicas."""
+        other = Packet.__new__(Packet)
+        other.layout = self.layout
+        other.f = list(self.f)
+        other.data = self.data
+        other.offset = self.offset
+        other.payload = self.payload
+        other.arch = self.arch.copy()
+        other.ingress_length = self.ingress_length
+        return other
+
+    def is_valid(self, header_name: str) -> bool:
+        return bool(self.f[self.layout.header_by_name[header_name].valid_slot])
+
+    def get_field(self, header_name: str, field_name: str) -> int:
+        """Read any field by name (for tests and tools, not the fast path)."""
+        return self.f[self.layout.header_by_name[header_name].field_slot(field_name)]
+
+    def set_field(self, header_name: str, field_name: str, value: int) -> None:
+        info = self.layout.header_by_name[header_name]
+        index = info.field_names.index(field_name)
+        self.f[info.base + index] = value & ((1 << info.widths[index]) - 1)
+
+    def preserved_fields(self, field_list_id: int) -> dict[tuple[str, str], Any]:
+        """Values of a field list (resubmit/recirculate/clone), keyed by (header, field)."""
+        fields = self.layout.field_lists.get(field_list_id, [])
+        return {(h, n): self.get_field(h, n) for h, n in fields}
+
+    def restore_fields(self, values: dict[tuple[str, str], Any]) -> None:
+        for (h, n), value in values.items():
+            self.set_field(h, n, value)
