@@ -71,7 +71,10 @@ class ExpressionRules(TypeRules):
         if tok.is_punct("("):
             cast_type = self._try(self._parse_cast_prefix)
             if cast_type is not None:
-                return ast.Cast(cast_type, self._parse_prefix(), span=tok.span)
+                operand = self._parse_prefix()
+                if isinstance(operand, ast.StructExpression) and operand.type is None:
+                    return ast.StructExpression(cast_type, operand.fields, span=tok.span)
+                return ast.Cast(cast_type, operand, span=tok.span)
         return self._parse_postfix(self._parse_primary())
 
     def _parse_cast_prefix(self) -> ast.Type:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from p4sim.compiler import ast
 from p4sim.compiler.parser_expressions import ExpressionRules
-from p4sim.compiler.tokens import IDENT
+from p4sim.compiler.tokens import IDENT, KEYWORD
 
 
 class StatementRules(ExpressionRules):
@@ -53,12 +53,25 @@ class StatementRules(ExpressionRules):
         return self._parse_assignment_or_call()
 
     def _at_local_declaration(self) -> bool:
-        """``T x ...``, ``T<..> x``, ``T[N] x``, ``T(args) x`` where T is a type; or two
-        names in a row (an unknown type, reported later by name resolution)."""
+        """A statement is a declaration when a type is followed by a name (``T x``,
+        ``T<..> x``, ``H[N] x``). Two names in a row count too (an unknown type, reported
+        later by name resolution). A type name used as a variable (``counter = 1``) is
+        not a declaration."""
         tok = self._peek()
         if tok.kind == IDENT and self._at_ident(1):
             return True
-        return self._at_type_start() and not self._at(".", 1 if not tok.is_punct(".") else 2)
+        if not self._at_type_start():
+            return False
+        return self._try(self._parse_declaration_lookahead) is not None
+
+    def _parse_declaration_lookahead(self) -> bool:
+        start = self._pos
+        self._parse_type_ref()
+        found = self._peek().kind in (IDENT, KEYWORD)  # a keyword here is a misused name
+        self._pos = start
+        if not found:
+            raise self._error_here("not a declaration")
+        return True
 
     # BNF: assignment_or_call : lvalue '=' expression ';' | call_expression ';'
     def _parse_assignment_or_call(self) -> ast.Statement:

@@ -222,7 +222,11 @@ class Preprocessor:
             text = self.read_file(path)
         except OSError as exc:
             raise CompileError(directive.span, f"cannot read include file '{target}': {exc.strerror}") from None
-        return self._process(text, path, depth + 1)
+        try:
+            return self._process(text, path, depth + 1)
+        except CompileError as exc:
+            note = f"in file included from {directive.span}"
+            raise CompileError(exc.span, exc.message, exc.notes + (note,)) from None
 
     def _find_include(self, target: str, quoted: bool, including_file: str) -> str | None:
         candidates: list[Path] = []

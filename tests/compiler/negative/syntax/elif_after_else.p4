@@ -1,0 +1,4 @@
+#if 0
+#else
+#elif 1
+#endif

@@ -1,0 +1,2 @@
+const bit<8> X = 1;
+#else

@@ -1,0 +1,5 @@
+control C() {
+    apply {
+        bit<8> table = 1;
+    }
+}

@@ -1,0 +1,3 @@
+control C() {
+    apply {
+        exit;

@@ -1,0 +1,2 @@
+#if 1
+const bit<8> X = 1;

@@ -1,0 +1,2 @@
+@name("unfinished)
+const bit<8> X = 1;
