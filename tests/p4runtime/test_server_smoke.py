@@ -1,0 +1,61 @@
+"""Pipeline config, capabilities and a first table entry through raw p4.v1 stubs."""
+import grpc
+import pytest
+from p4.v1 import p4runtime_pb2
+
+from p4rt_harness import RawClient, ids, json_path, update
+
+GetType = p4runtime_pb2.GetForwardingPipelineConfigRequest
+SetAction = p4runtime_pb2.SetForwardingPipelineConfigRequest
+
+
+def test_capabilities(client):
+    resp = client.stub.Capabilities(p4runtime_pb2.CapabilitiesRequest())
+    assert resp.p4runtime_api_version == "1.4.1"
+
+
+def test_get_pipeline_every_response_type(client):
+    client.set_pipeline("l3_lpm", cookie=42)
+    for kind, has_p4info, has_device in [(GetType.ALL, True, True),
+                                         (GetType.COOKIE_ONLY, False, False),
+                                         (GetType.P4INFO_AND_COOKIE, True, False),
+                                         (GetType.DEVICE_CONFIG_AND_COOKIE, False, True)]:
+        resp = client.stub.GetForwardingPipelineConfig(
+            GetType(device_id=0, response_type=kind))
+        assert resp.config.cookie.cookie == 42
+        assert bool(resp.config.p4info.tables) == has_p4info
+        assert (resp.config.p4_device_config == json_path("l3_lpm").read_bytes()) \
+            == has_device
+
+
+def test_verify_does_not_commit_and_save_then_commit_does(rig, client):
+    client.set_pipeline("l3_lpm", action=SetAction.VERIFY)
+    assert rig.switch.program is None
+    client.set_pipeline("l3_lpm", action=SetAction.VERIFY_AND_SAVE)
+    assert rig.switch.program is None
+    client.set_pipeline("", action=SetAction.COMMIT)
+    assert "IngressImpl.ipv4_lpm" in rig.switch.runtime.tables
+
+
+def test_bad_device_config_is_invalid_argument(rig, client):
+    with pytest.raises(grpc.RpcError) as exc:
+        client.set_pipeline("l3_lpm", device_config=b"{not json")
+    assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    with pytest.raises(grpc.RpcError) as exc:
+        client.set_pipeline("l3_lpm", device_config=json_path("replication").read_bytes())
+    assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "not in the BMv2 JSON" in exc.value.details()
+
+
+def test_reconcile_with_same_program_keeps_entries(client):
+    client.set_pipeline("stack_and_queues")
+    n = ids("stack_and_queues")
+    entry = p4runtime_pb2.TableEntry(table_id=n["IngressImpl.fwd"])
+    entry.match.add(field_id=1).exact.value = b"\x01"
+    entry.action.action.action_id = n["IngressImpl.forward"]
+    entry.action.action.params.add(param_id=1, value=b"\x02")
+    client.write(update("INSERT", table_entry=entry))
+    client.set_pipeline("stack_and_queues", action=SetAction.RECONCILE_AND_COMMIT, cookie=7)
+    read = client.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(
+        table_id=n["IngressImpl.fwd"])))
+    assert [e.table_entry for e in read] == [entry]
