@@ -16,6 +16,7 @@ from p4sim.stf.errors import StfError, TargetUnavailable
 from p4sim.stf.program_info import ProgramInfo
 from p4sim.stf.runner import StfResult, run_statements, stf_ports
 from p4sim.stf.stf_parser import parse_stf_file
+from p4sim.stf.target import ProgramLoadFailed
 
 EXIT_PASS, EXIT_FAIL, EXIT_CANNOT_RUN = 0, 1, 2
 
@@ -24,7 +25,8 @@ def run_stf_test(p4_path: str, stf_path: str, target: str = "p4sim",
                  json_path: str | None = None) -> StfResult:
     """Compile (unless given JSON), run the STF file on the target, and judge it.
 
-    Raises StfError (bad STF file), CompileFailed, TargetUnavailable or OSError.
+    Raises StfError (bad STF file), CompileFailed, ProgramLoadFailed, TargetUnavailable
+    or OSError.
     """
     statements = parse_stf_file(stf_path)
     program = _load_json(json_path) if json_path else compile_program(p4_path, target)
@@ -70,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"p4sim-stf: {exc}", file=sys.stderr)
         return EXIT_CANNOT_RUN
-    except CompileFailed as exc:
+    except (CompileFailed, ProgramLoadFailed) as exc:
         print(f"p4sim-stf: FAIL: {exc}", file=sys.stderr)
         return EXIT_FAIL
     print(result.report)

@@ -6,7 +6,8 @@ from typing import Any
 
 from p4sim.stf.entries import ResolvedAction, ResolvedEntry, ResolvedKey
 from p4sim.stf.program_info import ProgramInfo
-from p4sim.stf.target import TargetCommandError
+from p4sim.stf.target import ProgramLoadFailed, TargetCommandError
+from p4sim.switch.errors import LoadError
 from p4sim.switch.pre import CloneSession, PreError
 from p4sim.switch.runtime_api import (ExactParam, LpmParam, MatchParam, OptionalParam, RangeParam,
                                       TableError, TernaryParam, ValidParam)
@@ -25,7 +26,10 @@ class P4simTarget:
         self._nodes: dict[int, tuple[int, tuple[int, ...]]] = {}  # handle -> (rid, ports)
         self._group_nodes: dict[int, list[int]] = {}
         self._switch = Switch(ports=None)
-        self._switch.load_program(program)
+        try:
+            self._switch.load_program(program)
+        except LoadError as exc:
+            raise ProgramLoadFailed(f"p4sim could not load the program: {exc}") from None
         self._switch.add_output_listener(self._on_output)
         self._switch.start()
 

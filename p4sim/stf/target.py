@@ -14,6 +14,10 @@ class TargetCommandError(Exception):
     """The target refused a command (bad entry, unknown group, ...)."""
 
 
+class ProgramLoadFailed(Exception):
+    """The target refused the program's JSON (the message quotes why)."""
+
+
 class Target(Protocol):
     """A running switch with one program loaded."""
 
