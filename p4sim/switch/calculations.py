@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from p4sim.switch.errors import LoadError
-from p4sim.switch.hashes import HashFn, HashRegistry
+from p4sim.switch.hashes import HashFn, HashRegistry, csum16_of_int
 from p4sim.switch.loader import LoadContext, parse_hexstr, require
+from p4sim.switch.loader_codegen import make_packer
 from p4sim.switch.loader_layout import field_slot
 
 BufBuilder = Callable[[Any], bytes]
@@ -50,21 +51,9 @@ def compile_buf_builder(ctx: LoadContext, inputs: list, where: str) -> BufBuilde
         else:
             raise LoadError(where, "calculation inputs must be field, hexstr, header or payload",
                             item)
-    simple = all(it[0] == "f" for it in items)
-    if simple:
-        fields = [(slot, width, vslot) for _, slot, width, vslot in items]
-
-        def build_fields(p) -> bytes:
-            f = p.f
-            value, nbits = 0, 0
-            for slot, width, vslot in fields:
-                if f[vslot]:
-                    value = (value << width) | f[slot]
-                    nbits += width
-            pad = -nbits % 8
-            data = (value << pad).to_bytes((nbits + pad) // 8, "big")
-            return data + p.payload if with_payload else data
-        return build_fields
+    if all(it[0] == "f" for it in items):
+        return _field_list_builder([(slot, width, vslot) for _, slot, width, vslot in items],
+                                   with_payload)
 
     def build(p) -> bytes:
         f = p.f
@@ -89,6 +78,44 @@ def compile_buf_builder(ctx: LoadContext, inputs: list, where: str) -> BufBuilde
     return build
 
 
+def _field_list_builder(fields: list[tuple[int, int, int]], with_payload: bool) -> BufBuilder:
+    """Fields only: consecutive fields of one header are packed by one generated
+    expression, skipped together when that header is invalid."""
+    runs: list[tuple[int, list[tuple[int, int]], int]] = []  # (valid slot, fields, bits)
+    for slot, width, vslot in fields:
+        if not runs or runs[-1][0] != vslot:
+            runs.append((vslot, [], 0))
+        vs, members, bits = runs[-1]
+        members.append((slot, width))
+        runs[-1] = (vs, members, bits + width)
+    packed = []
+    for vslot, members, bits in runs:
+        shifts, pos = [], bits
+        for slot, width in members:
+            pos -= width
+            shifts.append((slot, pos))
+        packed.append((vslot, make_packer(shifts), bits))
+    packed_t = tuple(packed)
+
+    def build_int(p) -> tuple[int, int]:
+        f = p.f
+        value, nbits = 0, 0
+        for vslot, pack, bits in packed_t:
+            if f[vslot]:
+                value = (value << bits) | pack(f)
+                nbits += bits
+        return value, nbits
+
+    def build_fields(p) -> bytes:
+        value, nbits = build_int(p)
+        pad = -nbits % 8
+        data = (value << pad).to_bytes((nbits + pad) // 8, "big")
+        return data + p.payload if with_payload else data
+    if not with_payload:
+        build_fields.as_int = build_int  # type: ignore[attr-defined]
+    return build_fields
+
+
 class Calculation:
     """A named calculation: its buffer builder and hash function."""
 
@@ -97,6 +124,11 @@ class Calculation:
         self.build = build
         self.fn = fn
         self.algo = algo
+        as_int = getattr(build, "as_int", None)
+        if as_int is not None and algo in ("csum16", "cksum16"):
+            def compute_csum(p) -> int:
+                return csum16_of_int(*as_int(p))
+            self.compute = compute_csum  # type: ignore[method-assign]
 
     def compute(self, p) -> int:
         return self.fn(self.build(p))

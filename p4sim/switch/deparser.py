@@ -6,6 +6,7 @@ from typing import Any, Callable
 from p4sim.switch.calculations import header_bits
 from p4sim.switch.errors import LoadError
 from p4sim.switch.loader import LoadContext, require
+from p4sim.switch.loader_codegen import make_packer
 from p4sim.switch.packet import HeaderInfo
 
 
@@ -23,15 +24,12 @@ def _emitter(info: HeaderInfo) -> Callable[[list], bytes | None]:
     for width in info.widths:
         pos -= width
         shifts.append(pos)
-    pairs = tuple(zip(range(base, vslot), shifts))
+    pack = make_packer(list(zip(range(base, vslot), shifts)))
 
     def emit(f):
         if not f[vslot]:
             return None
-        v = 0
-        for slot, shift in pairs:
-            v |= f[slot] << shift
-        return v.to_bytes(nbytes, "big")
+        return pack(f).to_bytes(nbytes, "big")
     return emit
 
 

@@ -77,16 +77,17 @@ CRC64_DEFAULT = CrcConfig(0x1B, 0, 0, True, True)
 CCITT = CrcConfig(0x1021, 0xFFFF, 0x0000, False, False)
 
 
+def csum16_of_int(value: int, nbits: int) -> int:
+    """Internet checksum of a bit string given as an int: since 2**16 == 1 (mod 0xFFFF),
+    the ones' complement sum of the 16-bit words is the number itself mod 0xFFFF."""
+    n = value << (-nbits % 16)
+    folded = 0 if n == 0 else (n - 1) % 0xFFFF + 1
+    return (~folded) & 0xFFFF
+
+
 def csum16(data: bytes) -> int:
     """Internet checksum (ones' complement of the ones' complement sum)."""
-    if len(data) % 2:
-        data = data + b"\x00"
-    total = 0
-    for i in range(0, len(data), 2):
-        total += (data[i] << 8) | data[i + 1]
-    while total >> 16:
-        total = (total & 0xFFFF) + (total >> 16)
-    return (~total) & 0xFFFF
+    return csum16_of_int(int.from_bytes(data, "big"), len(data) * 8)
 
 
 def identity(data: bytes) -> int:

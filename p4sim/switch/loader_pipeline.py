@@ -273,7 +273,7 @@ def _table_node(rt: TableRuntime, key_fn: Callable, links: Links, hit_miss: bool
     timeout = rt.support_timeout
     clock = rt._clock
     profile = rt.profile
-    actions = rt.actions
+    by_action_id = {ta.fn.id: ta for ta in rt.actions.values()}
     keyless = not rt.keys
 
     def miss(p):
@@ -304,7 +304,7 @@ def _table_node(rt: TableRuntime, key_fn: Callable, links: Links, hit_miss: bool
             member = profile.resolve(p, entry.member, entry.group)
             if member is None:
                 return miss(p)
-            act = actions.get(member.fn.name)
+            act = by_action_id.get(member.fn.id)
             if act is None:
                 raise PipelineFault(f"table {rt.name}: member action {member.fn.name} unknown")
             act.fn.run(p, member.args)

@@ -11,6 +11,7 @@ from typing import Any, Callable
 from p4sim.switch.errors import LoadError, ParserFault
 from p4sim.switch.expressions import ExprCompiler
 from p4sim.switch.loader import LoadContext, parse_hexstr, require
+from p4sim.switch.loader_codegen import make_unpacker
 from p4sim.switch.loader_layout import field_slot
 from p4sim.switch.packet import HeaderInfo
 from p4sim.switch.primitives import PrimitiveCompiler
@@ -25,7 +26,8 @@ def _fixed_extractor(info: HeaderInfo, too_short: int) -> Callable[[Any], None]:
         pos -= width
         shifts.append((pos, (1 << width) - 1))
     base, vslot = info.base, info.valid_slot
-    shifts_t = tuple(shifts)
+    unpack = make_unpacker(shifts + [(0, 0)])  # the trailing 0 is replaced by valid=1
+    from_bytes = int.from_bytes
 
     def extract(p) -> None:
         off = p.offset
@@ -33,10 +35,9 @@ def _fixed_extractor(info: HeaderInfo, too_short: int) -> Callable[[Any], None]:
         data = p.data
         if end > len(data):
             raise ParserFault(too_short, f"packet too short to extract {info.name}")
-        v = int.from_bytes(data[off:end], "big")
-        f = p.f
-        f[base:vslot] = [(v >> s) & m for s, m in shifts_t]
-        f[vslot] = 1
+        values = unpack(from_bytes(data[off:end], "big"))
+        values[-1] = 1
+        p.f[base:vslot + 1] = values
         p.offset = end
     return extract
 
