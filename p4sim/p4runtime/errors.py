@@ -66,11 +66,16 @@ def status_for_table_error(code_name: str) -> grpc.StatusCode:
     return _TABLE_ERROR_STATUS.get(code_name, Code.UNKNOWN)
 
 
-def from_table_error(exc: Exception) -> P4RuntimeError:
-    """Translate the switch's TableError (code, message) into a P4RuntimeError."""
+def from_table_error(exc: Exception, subject: str = "") -> P4RuntimeError:
+    """Translate the switch's TableError (code, message) into a P4RuntimeError;
+    `subject` names the object in P4Runtime terms when the switch's handle would not."""
     code = getattr(exc, "code", None)
     name = getattr(code, "name", str(code))
     message = getattr(exc, "message", None) or str(exc)
+    if subject:
+        readable = {"MBR_STILL_USED": "is still used by a group or table entry",
+                    "GRP_STILL_USED": "is still used by a table entry"}.get(name, message)
+        message = f"{subject} {readable}"
     return P4RuntimeError(status_for_table_error(name), message)
 
 

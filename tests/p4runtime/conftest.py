@@ -1,4 +1,5 @@
 import pytest
+from p4runtime_sh import shell as sh
 
 from p4rt_harness import RawClient, Rig
 
@@ -17,3 +18,19 @@ def client(rig):
     c.arbitrate()
     yield c
     c.close()
+
+
+@pytest.fixture
+def shell(rig):
+    """p4runtime-shell connected as primary; its global client is torn down after."""
+    opened = []
+
+    def connect(p4info: str, device_json: str):
+        sh.setup(device_id=0, grpc_addr=rig.address, election_id=(0, 1),
+                 config=sh.FwdPipeConfig(p4info, device_json), verbose=False)
+        opened.append(True)
+        return sh
+
+    yield connect
+    if opened:
+        sh.teardown()

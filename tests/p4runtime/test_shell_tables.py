@@ -3,27 +3,10 @@ match kind, default actions and direct counters, with forwarding checked by pack
 import json
 
 import pytest
-from p4runtime_sh import shell as sh
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
 from p4rt_harness import json_path, load_p4info, p4info_path
-
-
-@pytest.fixture
-def shell(rig):
-    """p4runtime-shell connected as primary; its global client is torn down after."""
-    opened = []
-
-    def connect(p4info: str, device_json: str):
-        sh.setup(device_id=0, grpc_addr=rig.address, election_id=(0, 1),
-                 config=sh.FwdPipeConfig(p4info, device_json), verbose=False)
-        opened.append(True)
-        return sh
-
-    yield connect
-    if opened:
-        sh.teardown()
 
 
 def ipv4_frame(dst: str, ttl: int = 64) -> bytes:

@@ -10,8 +10,10 @@ from typing import Iterator
 from p4.v1 import p4runtime_pb2
 
 from p4sim.p4runtime import translate
-from p4sim.p4runtime.errors import Code, P4RuntimeError, invalid, not_found
+from p4sim.p4runtime.errors import (Code, P4RuntimeError, from_table_error, invalid,
+                                    not_found)
 from p4sim.p4runtime.pipeline_state import PipelineState, ProfileIds
+from p4sim.switch.runtime_api import TableError
 
 Update = p4runtime_pb2.Update
 
@@ -45,7 +47,10 @@ class ActionProfiles:
         if kind == Update.DELETE:
             if handle is None:
                 raise not_found(f"action profile '{name}' has no member {msg.member_id}")
-            runtime.delete_member(handle)
+            try:
+                runtime.delete_member(handle)
+            except TableError as exc:
+                raise from_table_error(exc, f"member {msg.member_id} of '{name}'") from None
             del ids.members[msg.member_id]
             del ids.member_ids[handle]
             return
@@ -127,7 +132,10 @@ class ActionProfiles:
         if kind == Update.DELETE:
             if handle is None:
                 raise not_found(f"action profile '{name}' has no group {msg.group_id}")
-            runtime.delete_group(handle)
+            try:
+                runtime.delete_group(handle)
+            except TableError as exc:
+                raise from_table_error(exc, f"group {msg.group_id} of '{name}'") from None
             del ids.groups[msg.group_id]
             del ids.group_ids[handle]
             ids.group_max_size.pop(msg.group_id, None)
