@@ -9,6 +9,7 @@ from p4sim.compiler.tokens import (
 )
 
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_WORD_TAIL_RE = re.compile(r"[A-Za-z0-9_]+")
 # A sized literal (8w5, 4s3, 16w0xFF) or a plain one (42, 0x2A, 0b101, 0o17, 1_000).
 _NUMBER_RE = re.compile(
     r"(?:(?P<width>[0-9]+)(?P<sign>[ws]))?"
@@ -131,7 +132,7 @@ class Lexer:
             assert match is not None
             end = match.end()
             # A literal must not run straight into letters or digits ("12abc", "0x1G").
-            tail = _IDENT_RE.match(text, end)
+            tail = _WORD_TAIL_RE.match(text, end)
             if tail is not None:
                 end = tail.end()
             literal = text[pos:end]

@@ -292,6 +292,8 @@ class ExpressionRules(TypeRules):
         if name_tok.kind not in (IDENT, KEYWORD) or name_tok.space_before:
             raise self._error_here("expected an annotation name after '@'")
         self._advance()
+        if name_tok.text == "pragma":
+            return self._parse_pragma_rest(at_tok, name_tok)
         if not (self._at("(") or self._at("[")) or self._peek().space_before and self._at("["):
             return ast.Annotation(name_tok.text, span=at_tok.span)
         closing = ")" if self._at("(") else "]"
@@ -323,3 +325,15 @@ class ExpressionRules(TypeRules):
         if not self._at(closing):
             raise self._error_here("not an expression list")
         return items
+
+    # BNF: pragma : '@' PRAGMA raw_tokens_to_end_of_line
+    def _parse_pragma_rest(self, at_tok, name_tok) -> ast.Annotation:
+        """``@pragma`` takes the rest of its source line as an unparsed body."""
+        start = self._pos
+        while not self._at_eof():
+            tok = self._peek()
+            if tok.span.file != name_tok.span.file or tok.span.line != name_tok.span.line:
+                break
+            self._advance()
+        body = raw_text(self._tokens[start:self._pos])
+        return ast.Annotation("pragma", (), body, span=at_tok.span)

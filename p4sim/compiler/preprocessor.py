@@ -8,7 +8,7 @@ Supported: ``#include <..>`` / ``"..."``, object- and function-like ``#define`` 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
@@ -254,7 +254,7 @@ class Preprocessor:
                 continue
             if macro.params is None:
                 body = [t.relocated(tok.span) for t in macro.body]
-                out.extend(self._expand(body, hidden | {macro.name}))
+                out.extend(_spaced_like(tok, self._expand(body, hidden | {macro.name})))
                 i += 1
                 continue
             if i + 1 >= len(tokens) or not tokens[i + 1].is_punct("("):
@@ -263,7 +263,7 @@ class Preprocessor:
                 continue
             args, i = self._collect_args(tokens, i + 1, macro, tok)
             body = self._substitute(macro, args, tok, hidden)
-            out.extend(self._expand(body, hidden | {macro.name}))
+            out.extend(_spaced_like(tok, self._expand(body, hidden | {macro.name})))
         return out
 
     def _collect_args(
@@ -347,6 +347,14 @@ class Preprocessor:
         out.append(new_tokens[0].relocated(call.span))
         out.extend(t.relocated(call.span) for t in right_tokens[1:])
         return j + 3
+
+
+def _spaced_like(use: Token, expansion: list[Token]) -> list[Token]:
+    """The first token of an expansion takes the spacing of the macro use it replaces."""
+    if not expansion:
+        return expansion
+    first = replace(expansion[0], space_before=use.space_before, at_line_start=False)
+    return [first, *expansion[1:]]
 
 
 def raw_text(tokens: Sequence[Token], spaced: bool = True) -> str:

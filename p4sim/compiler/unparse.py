@@ -34,8 +34,13 @@ class _Unparser:
     # ------------------------------------------------------------------ annotations
 
     def annotations(self, annotations: Iterable[ast.Annotation], sep: str = " ") -> str:
-        parts = [f"@{a.name}" if a.body is None else f"@{a.name}({a.body})" for a in annotations]
-        return "".join(p + sep for p in parts)
+        text = ""
+        for a in annotations:
+            if a.name == "pragma":  # its body runs to the end of the line
+                text += f"@pragma {a.body or ''}\n"
+            else:
+                text += (f"@{a.name}" if a.body is None else f"@{a.name}({a.body})") + sep
+        return text
 
     # ------------------------------------------------------------------ types
 
