@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from pathlib import Path
 
 import grpc
@@ -57,6 +58,23 @@ class Rig:
         assert self.switch.wait_idle(5.0), "switch did not go idle"
         with self._outputs_lock:
             return list(self.outputs)
+
+    def wait_for_outputs(self, count: int, timeout: float = 5.0) -> list[tuple[int, bytes]]:
+        """Outputs once at least `count` frames left (for packets sent over the stream,
+        which reach the switch asynchronously)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._outputs_lock:
+                if len(self.outputs) >= count:
+                    break
+            self.switch.wait_idle(0.05)
+        assert self.switch.wait_idle(timeout)
+        with self._outputs_lock:
+            return list(self.outputs)
+
+    def clear_outputs(self) -> None:
+        with self._outputs_lock:
+            self.outputs.clear()
 
     def close(self) -> None:
         self.server.stop()
