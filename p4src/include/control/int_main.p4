@@ -1,0 +1,64 @@
+// INT-MD v2.1 in egress: node identity, then source, transit and sink roles,
+// and the telemetry report built from a sink's clone.
+#ifndef FABRIC_INT_MAIN_P4
+#define FABRIC_INT_MAIN_P4
+
+#include "../header.p4"
+#include "int_source.p4"
+#include "int_transit.p4"
+#include "int_sink.p4"
+#include "int_report.p4"
+#include "l4_checksum.p4"
+
+control IntEgress(inout headers_t hdr,
+                  inout fabric_metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    IntSource() int_source;
+    IntTransit() int_transit;
+    IntSink() int_sink;
+    IntReport() int_report;
+    IntHeaderSum() int_sum_before;
+    IntHeaderSum() int_sum_after;
+    L4ChecksumUpdate() l4_checksum;
+
+    action set_int_node(node_id_t node_id, dscp_t int_dscp) {
+        meta.int_node = true;
+        meta.int_node_id = node_id;
+        meta.int_dscp = int_dscp;
+    }
+
+    /* This switch as an INT node: its node ID and the DSCP that marks INT
+       packets it sources. Left unset (the default), the switch does no INT. */
+    table int_node {
+        actions = { set_int_node; NoAction; }
+        default_action = NoAction();
+    }
+
+    apply {
+        int_node.apply();
+        if (std_meta.instance_type == INSTANCE_EGRESS_CLONE) {
+            if (meta.int_node) {
+                int_report.apply(hdr, meta, std_meta);
+            } else {
+                mark_to_drop(std_meta);
+            }
+        } else if (meta.int_node && hdr.ipv4.isValid()) {
+            bit<32> sum_before = 0;
+            bit<32> sum_after = 0;
+            int_sum_before.apply(hdr, sum_before);
+            if (!hdr.int_shim.isValid()) {
+                int_source.apply(hdr, meta, std_meta);
+            }
+            if (hdr.int_md.isValid()) {
+                int_transit.apply(hdr, meta, std_meta);
+                int_sink.apply(hdr, meta, std_meta);
+            }
+            if (!meta.int_stripped) {
+                int_sum_after.apply(hdr, sum_after);
+                l4_checksum.apply(hdr, meta, sum_before, sum_after);
+            }
+        }
+    }
+}
+
+#endif

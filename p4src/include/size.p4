@@ -1,0 +1,22 @@
+// Table, register and header-stack capacities.
+#ifndef FABRIC_SIZE_P4
+#define FABRIC_SIZE_P4
+
+#define PORT_COUNT 512
+#define PARTITION_COUNT 256
+#define PARTITION_MAP_SIZE 1024
+#define ROUTES_SIZE 4096
+#define GROUP_COUNT 1024
+#define NEXT_HOPS_SIZE 1024
+#define SELECTOR_MEMBERS 1024
+#define MEMBER_COUNTERS 4096
+#define PUNT_RULES_SIZE 256
+#define INT_WATCHLIST_SIZE 256
+#define TRIM_CLASSES_SIZE 64
+#define CREDIT_BANDS_SIZE 256
+
+// INT metadata words a packet may carry (all hops, own hop included).
+// Nine words per hop with instruction bits 0-5 and 7: four hops fit.
+#define INT_STACK_WORDS 36
+
+#endif
