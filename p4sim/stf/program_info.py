@@ -34,8 +34,8 @@ class TableInfo:
 
     @property
     def needs_priority(self) -> bool:
-        """BMv2 orders entries by priority in ternary and range tables only."""
-        return self.match_type in ("ternary", "range")
+        """BMv2 orders entries by priority in ternary and range tables only (optional is ternary)."""
+        return self.match_type in ("ternary", "range", "optional")
 
 
 @dataclass(frozen=True)
