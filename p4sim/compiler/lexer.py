@@ -8,8 +8,6 @@ from p4sim.compiler.tokens import (
     IDENT, INTEGER, KEYWORD, KEYWORDS, PUNCT, PUNCTUATORS, STRING, IntValue, Token,
 )
 
-_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_WORD_TAIL_RE = re.compile(r"[A-Za-z0-9_]+")
 # A sized literal (8w5, 4s3, 16w0xFF) or a plain one (42, 0x2A, 0b101, 0o17, 1_000).
 _NUMBER_RE = re.compile(
     r"(?:(?P<width>[0-9]+)(?P<sign>[ws]))?"
@@ -41,6 +39,19 @@ def parse_int_literal(text: str, span: SourceSpan) -> IntValue:
     return IntValue(value, width, signed)
 
 
+_TOKEN_RE = re.compile(
+    r"(?P<blank>[ \t\r\f\v]+)"
+    r"|(?P<newline>\n)"
+    r"|(?P<continuation>\\\r?\n)"
+    r"|(?P<line_comment>//[^\n]*)"
+    r"|(?P<block_comment>/\*)"
+    r"|(?P<number>[0-9][A-Za-z0-9_]*)"
+    r"|(?P<word>[A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?P<string>\")"
+    r"|(?P<punct>" + "|".join(re.escape(p) for p in PUNCTUATORS) + ")"
+)
+
+
 class Lexer:
     """Tokenizes one file's text. Comments and backslash-newlines are whitespace."""
 
@@ -48,113 +59,72 @@ class Lexer:
         self._text = text
         self._file = filename
         self._lines = text.split("\n")
-        self._pos = 0
         self._line = 1
         self._line_start = 0
 
     def tokens(self) -> list[Token]:
+        text = self._text
         result: list[Token] = []
         at_line_start = True
         space_before = False
-        text = self._text
-        while True:
-            newline_seen, spaced = self._skip_whitespace()
-            at_line_start = at_line_start or newline_seen
-            space_before = space_before or spaced or newline_seen
-            if self._pos >= len(text):
-                return result
-            token = self._next_token()
-            result.append(
-                Token(token.kind, token.text, token.span, token.value, at_line_start, space_before)
-            )
-            at_line_start = False
-            space_before = False
-
-    # ---------------------------------------------------------------- helpers
+        pos = 0
+        match_at = _TOKEN_RE.match
+        while pos < len(text):
+            match = match_at(text, pos)
+            if match is None:
+                raise CompileError(self._span(pos), f"unexpected character {text[pos]!r}")
+            kind = match.lastgroup
+            end = match.end()
+            if kind == "blank" or kind == "line_comment":
+                space_before = True
+            elif kind == "newline":
+                self._line += 1
+                self._line_start = end
+                at_line_start = space_before = True
+            elif kind == "continuation":
+                self._line += 1
+                self._line_start = end
+                space_before = True
+            elif kind == "block_comment":
+                close = text.find("*/", end)
+                if close < 0:
+                    raise CompileError(self._span(pos), "unterminated comment")
+                newlines = text.count("\n", pos, close)
+                if newlines:
+                    self._line += newlines
+                    self._line_start = text.rfind("\n", pos, close) + 1
+                    at_line_start = True
+                end = close + 2
+                space_before = True
+            else:
+                span = self._span(pos)
+                if kind == "number":
+                    literal = match.group()
+                    token = Token(INTEGER, literal, span, parse_int_literal(literal, span),
+                                  at_line_start, space_before)
+                elif kind == "word":
+                    word = match.group()
+                    token = Token(KEYWORD if word in KEYWORDS else IDENT, word, span, None,
+                                  at_line_start, space_before)
+                elif kind == "string":
+                    raw, value, end = self._string(pos, span)
+                    token = Token(STRING, raw, span, value, at_line_start, space_before)
+                else:
+                    token = Token(PUNCT, match.group(), span, None, at_line_start, space_before)
+                result.append(token)
+                at_line_start = space_before = False
+            pos = end
+        return result
 
     def _span(self, pos: int) -> SourceSpan:
-        line_text = self._lines[self._line - 1] if self._line - 1 < len(self._lines) else ""
+        index = self._line - 1
+        line_text = self._lines[index] if index < len(self._lines) else ""
         return SourceSpan(self._file, self._line, pos - self._line_start + 1, line_text)
 
-    def _newline_at(self, pos: int) -> None:
-        self._line += 1
-        self._line_start = pos + 1
-
-    def _skip_whitespace(self) -> tuple[bool, bool]:
-        """Skip blanks, comments and line continuations; report whether a (real) newline
-        and whether any whitespace was crossed."""
+    def _string(self, start: int, span: SourceSpan) -> tuple[str, str, int]:
+        """The raw text, the value and the end offset of the string literal at start."""
         text = self._text
-        newline = False
-        spaced = False
-        while self._pos < len(text):
-            ch = text[self._pos]
-            if ch == "\n":
-                self._newline_at(self._pos)
-                self._pos += 1
-                newline = spaced = True
-            elif ch in " \t\r\f\v":
-                self._pos += 1
-                spaced = True
-            elif ch == "\\" and text.startswith("\n", self._pos + 1):
-                self._newline_at(self._pos + 1)
-                self._pos += 2
-                spaced = True
-            elif ch == "\\" and text.startswith("\r\n", self._pos + 1):
-                self._newline_at(self._pos + 2)
-                self._pos += 3
-                spaced = True
-            elif text.startswith("//", self._pos):
-                end = text.find("\n", self._pos)
-                self._pos = len(text) if end < 0 else end
-                spaced = True
-            elif text.startswith("/*", self._pos):
-                start_span = self._span(self._pos)
-                end = text.find("*/", self._pos + 2)
-                if end < 0:
-                    raise CompileError(start_span, "unterminated comment")
-                for offset in range(self._pos, end):
-                    if text[offset] == "\n":
-                        self._newline_at(offset)
-                        newline = True
-                self._pos = end + 2
-                spaced = True
-            else:
-                break
-        return newline, spaced
-
-    def _next_token(self) -> Token:
-        text = self._text
-        pos = self._pos
-        span = self._span(pos)
-        ch = text[pos]
-        if ch.isdigit():
-            match = _NUMBER_RE.match(text, pos)
-            assert match is not None
-            end = match.end()
-            # A literal must not run straight into letters or digits ("12abc", "0x1G").
-            tail = _WORD_TAIL_RE.match(text, end)
-            if tail is not None:
-                end = tail.end()
-            literal = text[pos:end]
-            self._pos = end
-            return Token(INTEGER, literal, span, parse_int_literal(literal, span))
-        if ch.isalpha() or ch == "_":
-            match = _IDENT_RE.match(text, pos)
-            assert match is not None
-            word = match.group()
-            self._pos = match.end()
-            return Token(KEYWORD if word in KEYWORDS else IDENT, word, span)
-        if ch == '"':
-            return self._string(span)
-        for punct in PUNCTUATORS:
-            if text.startswith(punct, pos):
-                self._pos = pos + len(punct)
-                return Token(PUNCT, punct, span)
-        raise CompileError(span, f"unexpected character {ch!r}")
-
-    def _string(self, span: SourceSpan) -> Token:
-        text = self._text
-        pos = self._pos + 1
+        pos = start + 1
         chars: list[str] = []
         while True:
             if pos >= len(text) or text[pos] == "\n":
@@ -165,7 +135,8 @@ class Lexer:
             if ch == "\\" and pos + 1 < len(text):
                 nxt = text[pos + 1]
                 if nxt == "\n":
-                    self._newline_at(pos + 1)
+                    self._line += 1
+                    self._line_start = pos + 2
                     pos += 2
                     continue
                 chars.append(_ESCAPES.get(nxt, "\\" + nxt))
@@ -173,9 +144,7 @@ class Lexer:
                 continue
             chars.append(ch)
             pos += 1
-        raw = text[self._pos:pos + 1]
-        self._pos = pos + 1
-        return Token(STRING, raw, span, "".join(chars))
+        return text[start:pos + 1], "".join(chars), pos + 1
 
 
 def tokenize(text: str, filename: str = "<input>") -> list[Token]:

@@ -69,6 +69,12 @@ class Parser(StatementRules):
             return self._parse_value_set_declaration(annotations)
         if not (tok.kind == IDENT or tok.is_punct(".") or self._at_type_start()):
             raise self._error_here("expected a declaration")
+        if tok.text == "function" and not self._is_type_name("function") and self._at_type_start(1):
+            raise CompileError(
+                tok.span,
+                "P4_16 has no 'function' keyword; declare a function as "
+                "'ReturnType name(parameters) { ... }'",
+            )
         start = tok
         decl_type = self._parse_type_ref()
         if self._at("("):

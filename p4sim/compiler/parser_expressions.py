@@ -22,6 +22,7 @@ BINARY_LEVELS: tuple[tuple[str, ...], ...] = (
     ("++", "+", "-", "|+|", "|-|"),
     ("*", "/", "%"),
 )
+PRECEDENCE = {op: level for level, ops in enumerate(BINARY_LEVELS) for op in ops}
 
 
 class ExpressionRules(TypeRules):
@@ -37,28 +38,26 @@ class ExpressionRules(TypeRules):
         return ast.Ternary(cond, then, otherwise, span=cond.span)
 
     # BNF: binary_expression : prefix_expression ( binary_op prefix_expression )*
-    #   (left associative; levels in BINARY_LEVELS)
-    def _parse_binary(self, level: int) -> ast.Expression:
-        if level == len(BINARY_LEVELS):
-            return self._parse_prefix()
-        left = self._parse_binary(level + 1)
+    #   (precedence climbing over BINARY_LEVELS; every level is left associative)
+    def _parse_binary(self, min_level: int) -> ast.Expression:
+        left = self._parse_prefix()
         while True:
-            op = self._binary_op_here(BINARY_LEVELS[level])
-            if op is None:
+            op = self._binary_op_here()
+            if op is None or PRECEDENCE[op] < min_level:
                 return left
             self._advance()
             if op == ">>":
                 self._advance()
-            right = self._parse_binary(level + 1)
+            right = self._parse_binary(PRECEDENCE[op] + 1)
             left = ast.Binary(op, left, right, span=left.span)
 
-    def _binary_op_here(self, ops: tuple[str, ...]) -> str | None:
-        if self._at_shift_right():
-            return ">>" if ">>" in ops else None
+    def _binary_op_here(self) -> str | None:
         tok = self._peek()
-        if tok.kind == PUNCT and tok.text in ops:
-            return tok.text
-        return None
+        if tok.kind != PUNCT or tok.text not in PRECEDENCE:
+            return None
+        if tok.text == ">" and self._at_shift_right():
+            return ">>"
+        return tok.text
 
     # BNF: prefix_expression : ( '!' | '~' | '-' | '+' ) prefix_expression
     #                        | '(' type_ref ')' prefix_expression

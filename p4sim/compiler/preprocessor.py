@@ -50,6 +50,7 @@ class Preprocessor:
     read_file: Callable[[str], str] = field(default=lambda p: Path(p).read_text(encoding="utf-8"))
     macros: dict[str, Macro] = field(default_factory=dict)
     _once: set[str] = field(default_factory=set)
+    _token_cache: dict[str, list[Token]] = field(default_factory=dict)
 
     def define_from_command_line(self, name: str, value: str = "1") -> None:
         body = tuple(t.relocated(_COMMAND_LINE) for t in tokenize(value, "<command line>"))
@@ -63,25 +64,33 @@ class Preprocessor:
 
     # ------------------------------------------------------------------ directives
 
+    def _tokens_of(self, text: str, filename: str) -> list[Token]:
+        """Tokens of a file; a file included many times (behind guards) is lexed once."""
+        key = f"{filename}\0{len(text)}\0{hash(text)}"
+        if key not in self._token_cache:
+            self._token_cache[key] = tokenize(text, filename)
+        return self._token_cache[key]
+
     def _process(self, text: str, filename: str, depth: int) -> list[Token]:
-        tokens = tokenize(text, filename)
+        tokens = self._tokens_of(text, filename)
         out: list[Token] = []
         conditionals: list[_Conditional] = []
         pending: list[Token] = []  # non-directive tokens awaiting macro expansion
+        live = True
         i = 0
         while i < len(tokens):
             tok = tokens[i]
-            if tok.is_punct("#") and tok.at_line_start:
+            if tok.at_line_start and tok.text == "#" and tok.kind == PUNCT:
                 end = i + 1
                 while end < len(tokens) and not tokens[end].at_line_start:
                     end += 1
                 out.extend(self._expand(pending))
                 pending = []
-                live = all(c.active for c in conditionals)
                 out.extend(self._directive(tok, tokens[i + 1:end], filename, depth, conditionals, live))
+                live = all(c.active for c in conditionals)
                 i = end
                 continue
-            if all(c.active for c in conditionals):
+            if live:
                 pending.append(tok)
             i += 1
         out.extend(self._expand(pending))
