@@ -86,7 +86,11 @@ class RawClient:
 
     def __init__(self, address: str, election_id: int | None = 1, device_id: int = 0,
                  role: str = ""):
-        self.channel = grpc.insecure_channel(address)
+        # Per-update errors of a big batch travel in trailing metadata (about 37 bytes
+        # per update), beyond gRPC's default 16 KiB limit: raise it, as clients of
+        # simple_switch_grpc must too.
+        self.channel = grpc.insecure_channel(address, options=[
+            ("grpc.max_metadata_size", 4 << 20)])
         self.stub = p4runtime_pb2_grpc.P4RuntimeStub(self.channel)
         self.device_id = device_id
         self.election_id = election_id
