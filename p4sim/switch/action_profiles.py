@@ -46,6 +46,10 @@ class ActionProfileRuntime:
         self._next_group = 0
         self._lock = threading.RLock()
 
+    def action_params(self, action: str) -> list[tuple[str, int]]:
+        fn = self._fn(action)
+        return list(zip(fn.param_names, fn.param_widths))
+
     # --- members ---------------------------------------------------------------
     def _fn(self, action: str) -> Any:
         fn = self.actions.get(action)

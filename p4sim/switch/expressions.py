@@ -128,6 +128,7 @@ class ExprCompiler:
 
             def arg(p, a):
                 return a[index]
+            arg.arg_index = index  # type: ignore[attr-defined]
             return arg
         if kind == "expression":
             return self._op(_unwrap(node, where), where, n_args)

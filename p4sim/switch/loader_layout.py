@@ -94,7 +94,7 @@ def build_layout(ctx: LoadContext) -> None:
     std = layout.header_by_name.get("standard_metadata")
     if std is not None:
         for i, fname in enumerate(std.field_names):
-            layout.std_slots[fname] = std.base + i
+            layout.std_slots[fname] = std.base + i  # (finish() also fills the masks)
 
     for err in doc.get("errors", []) or []:
         if (not isinstance(err, list) or len(err) != 2 or not isinstance(err[0], str)

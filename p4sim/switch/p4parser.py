@@ -155,6 +155,11 @@ class ParserCompiler:
             for fn, sh, m in readers:
                 k |= (fn(p, None) & m) << sh
             return k
+        if len(readers) == 1 and getattr(readers[0][0], "slot", None) is not None:
+            key_slot = readers[0][0].slot  # a plain unsigned field: no masking needed
+
+            def padded_key(p) -> int:  # noqa: F811 - the one-field fast path
+                return p.f[key_slot]
 
         def compressed_key(p) -> int:
             k = 0

@@ -90,6 +90,11 @@ class PhvLayout:
         self.n_slots = 0
         self.template: list[int] = []
         self.std_slots: dict[str, int] = {}
+        self.std_masks: dict[str, int] = {}
+        self.port_slot: int | None = None
+        self.port_mask = 0
+        self.length_slot: int | None = None
+        self.length_mask = 0
         self.field_lists: dict[int, list[tuple[str, str]]] = {}
 
     def add_header(self, info: HeaderInfo) -> None:
@@ -104,6 +109,15 @@ class PhvLayout:
 
     def finish(self) -> None:
         """Build the initial PHV: everything zero, metadata headers valid."""
+        std = self.header_by_name.get("standard_metadata")
+        if std is not None:
+            for i, name in enumerate(std.field_names):
+                self.std_slots[name] = std.base + i
+                self.std_masks[name] = (1 << std.widths[i]) - 1
+            self.port_slot = self.std_slots.get("ingress_port")
+            self.port_mask = self.std_masks.get("ingress_port", 0)
+            self.length_slot = self.std_slots.get("packet_length")
+            self.length_mask = self.std_masks.get("packet_length", 0)
         template = [0] * self.n_slots
         for info in self.headers:
             if info.metadata:
@@ -124,11 +138,10 @@ class Packet:
         self.payload = data
         self.arch = ArchRequests()
         self.ingress_length = len(data)
-        std = layout.std_slots
-        if "ingress_port" in std:
-            self.f[std["ingress_port"]] = ingress_port
-        if "packet_length" in std:
-            self.f[std["packet_length"]] = len(data)
+        for slot, mask, value in ((layout.port_slot, layout.port_mask, ingress_port),
+                                  (layout.length_slot, layout.length_mask, len(data))):
+            if slot is not None:
+                self.f[slot] = value & mask
 
     def get_std(self, name: str) -> int:
         """Read a standard_metadata field by name."""
@@ -143,9 +156,7 @@ class Packet:
             slot = self.layout.std_slots[name]
         except KeyError:
             raise KeyError(f"no standard_metadata field {name!r}") from None
-        info = self.layout.header_by_name["standard_metadata"]
-        width = info.widths[slot - info.base]
-        self.f[slot] = value & ((1 << width) - 1)
+        self.f[slot] = value & self.layout.std_masks[name]
 
     def copy(self) -> "Packet":
         """Deep copy for clones and multicast replicas."""

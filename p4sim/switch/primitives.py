@@ -84,6 +84,11 @@ class PrimitiveCompiler:
                 def assign_const(p, a):
                     p.f[slot] = c
                 return assign_const
+            arg_index = getattr(src, "arg_index", None)
+            if arg_index is not None:
+                def assign_arg(p, a):
+                    p.f[slot] = a[arg_index] & mask
+                return assign_arg
             if src_slot is not None:
                 def assign_field(p, a):
                     f = p.f

@@ -30,8 +30,10 @@ from p4sim.switch.packet import HeaderInfo, Packet, PhvLayout
 from p4sim.switch.primitives import DROP_PORT, ActionFn, PrimitiveCompiler, compile_action
 from p4sim.switch.tables import TableRuntime
 
-# Errors a pipeline can hit on bad data; they drop the packet, never escape.
-_PIPELINE_ERRORS = (PipelineFault, ArithmeticError, ValueError, IndexError, OverflowError)
+# Errors a pipeline can hit on bad data (PipelineFault, ValueError for a negative
+# shift, ZeroDivisionError...) drop the packet; any other exception is a bug of ours,
+# but it must not take the switch down either, so it is recorded the same way.
+_PIPELINE_ERRORS = (Exception,)
 
 
 @dataclass
@@ -155,10 +157,16 @@ class Program:
         return Packet(self.layout, bytes(data), ingress_port)
 
     def parse(self, pkt: Packet) -> None:
-        self._parse(pkt)
+        try:
+            self._parse(pkt)
+        except _PIPELINE_ERRORS as exc:
+            self._fault(pkt, "parser", exc)
 
     def verify_checksums(self, pkt: Packet) -> None:
-        self._verify(pkt)
+        try:
+            self._verify(pkt)
+        except _PIPELINE_ERRORS as exc:
+            self._fault(pkt, "verify_checksums", exc)
 
     def ingress(self, pkt: Packet) -> None:
         self._run(self._ingress, pkt, "ingress")
@@ -191,7 +199,8 @@ class Program:
             self._fault(pkt, stage, exc)
 
     def _fault(self, pkt: Packet, stage: str, exc: Exception) -> None:
-        message = f"{stage}: {exc}"
+        kind = "" if isinstance(exc, PipelineFault) else f"{type(exc).__name__}: "
+        message = f"{stage}: {kind}{exc}"
         pkt.arch.drop_errors.append(message)
         self.logger.warning("packet dropped: %s", message)
         if self._espec_slot is not None:

@@ -85,6 +85,14 @@ class TableRuntime:
         self.default_entry_const = False
         self.meter_unit_bytes = False
 
+    def action_params(self, action: str) -> list[tuple[str, int]]:
+        """(name, bitwidth) of each parameter of one of the table's actions."""
+        act = self.actions.get(action)
+        if act is None:
+            raise TableError(TableErrorCode.INVALID_ACTION_NAME,
+                             f"table {self.name}: action {action!r} not in {self.action_names}")
+        return list(zip(act.fn.param_names, act.fn.param_widths))
+
     # --- validation helpers ----------------------------------------------------
     def _spec(self, keys: list[MatchParam], priority: int) -> MatchSpec:
         if not isinstance(keys, (list, tuple)) or len(keys) != len(self.keys):
