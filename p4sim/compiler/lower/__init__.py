@@ -1,0 +1,1 @@
+"""Lowering: from the AST (with semantic information) to a BMv2-shaped IR."""

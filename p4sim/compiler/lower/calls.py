@@ -1,0 +1,207 @@
+"""Method and function calls: header/stack built-ins, packet methods, v1model externs,
+and inlining of user actions and functions."""
+from __future__ import annotations
+
+from typing import Any
+
+from p4sim.compiler import ast
+from p4sim.compiler.errors import CompileError, SourceSpan
+from p4sim.compiler.lower import jsonexpr as J
+from p4sim.compiler.lower import v1model
+from p4sim.compiler.lower.arguments import bind_arguments, pick_overload
+from p4sim.compiler.lower.context import ControlInstance, ExternObj, PacketRef, TableObj
+from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly, StackMember
+from p4sim.compiler.lower.storage import (
+    DynHeaderRef, FieldRef, HeaderRef, StackRef, UnionRef)
+from p4sim.compiler.lower.values import Val
+from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, TypeBinding
+from p4sim.compiler.semantic.types import BitsT, BoolT, HeaderT, IntT, VoidT
+
+
+def _owner(ex: ExprLowerer, span: SourceSpan):
+    owner = getattr(ex, "owner", None)
+    if owner is None:
+        raise CompileError(span, "a method call is not allowed in this expression")
+    return owner
+
+
+def call_expression(call: ast.MethodCall, ex: ExprLowerer) -> Val:
+    """A call whose value is used (isValid, lookahead, functions returning a value)."""
+    target = call.target
+    if isinstance(target, ast.Member):
+        base = ex.lower(target.expr)
+        name = target.member
+        ref = base.ref
+        if name == "isValid" and isinstance(ref, HeaderRef):
+            _no_args(call, "isValid")
+            return Val(BoolT(), J.op("d2b", None, ref.valid().json()))
+        if name == "isValid" and isinstance(ref, DynHeaderRef):
+            _no_args(call, "isValid")
+            return Val(BoolT(), J.op("valid", None, ref.json()))
+        if name == "isValid" and isinstance(ref, UnionRef):
+            _no_args(call, "isValid")
+            return Val(BoolT(), J.op("valid_union", None, ref.json()))
+        if isinstance(ref, PacketRef) and name == "lookahead":
+            return v1model.lookahead(call, _owner(ex, call.span))
+        if isinstance(ref, TableObj) and name == "apply":
+            raise CompileError(call.span, "a table can only be applied in a control's "
+                               "apply block")
+    owner = _owner(ex, call.span)
+    result = call_statement(call, owner, want_value=True)
+    if result is None:
+        raise CompileError(call.span, "this call returns no value")
+    return result
+
+
+def call_statement(call: ast.MethodCall, body, want_value: bool = False) -> Val | None:
+    target = call.target
+    if isinstance(target, ast.Member):
+        base = body.expr.lower(target.expr)
+        return _method(call, base, target.member, body)
+    if isinstance(target, ast.Name):
+        binding = body.scope.root().lookup(target.name) if target.top_level else \
+            body.scope.lookup(target.name)
+        if binding is None:
+            raise CompileError(target.span, f"undeclared name '{target.name}'")
+        if isinstance(binding, DeclBinding):
+            decl = binding.decl
+            if isinstance(decl, ast.ActionDecl):
+                inline_action(decl, binding.scope, call.args, body, call.span)
+                return None
+            if isinstance(decl, tuple):
+                chosen = pick_overload(decl, call.args, f"'{target.name}'", call.span)
+                if isinstance(chosen, ast.FunctionDecl):
+                    return inline_function(chosen, binding.scope, call, body)
+                return v1model.extern_function(chosen, call, body)
+        raise CompileError(target.span, f"'{target.name}' cannot be called")
+    raise CompileError(call.span, "unsupported call")
+
+
+def _no_args(call: ast.MethodCall, name: str) -> None:
+    if call.args:
+        raise CompileError(call.span, f"wrong number of arguments: {name}() expects 0, "
+                           f"got {len(call.args)}")
+
+
+def _method(call: ast.MethodCall, base: Val, name: str, body) -> Val | None:
+    ref = base.ref
+    if isinstance(ref, (HeaderRef, DynHeaderRef)):
+        if name in ("setValid", "setInvalid"):
+            _no_args(call, name)
+            if base.readonly:
+                raise CompileError(call.span, f"cannot call {name}() here: {base.readonly}")
+            op = "add_header" if name == "setValid" else "remove_header"
+            body.emit(op, [J.as_param(ref.json())], call)
+            return None
+        if name == "isValid":
+            return call_expression(call, body.expr)
+        raise CompileError(call.span, f"headers have no method '{name}'")
+    if isinstance(ref, UnionRef) and name == "isValid":
+        return call_expression(call, body.expr)
+    if isinstance(ref, StackRef):
+        if name in ("push_front", "pop_front"):
+            if len(call.args) != 1:
+                raise CompileError(call.span, f"wrong number of arguments: {name} expects "
+                                   f"1, got {len(call.args)}")
+            count = body.expr.const_int(call.args[0].value)
+            op = "push" if name == "push_front" else "pop"
+            amount = body.expr.lower(call.args[0].value)
+            body.emit(op, [ref.json(), amount.data(call.span)], call)
+            return None
+        raise CompileError(call.span, f"header stacks have no method '{name}'")
+    if isinstance(ref, PacketRef):
+        return v1model.packet_method(call, ref, name, body)
+    if isinstance(ref, ExternObj):
+        return v1model.extern_method(call, ref, name, body)
+    if isinstance(ref, (TableObj, ControlInstance)):
+        raise CompileError(call.span, f"'{name}' of a table or control can only be called "
+                           "in a control's apply block")
+    if isinstance(ref, tuple) and len(ref) == 2 and isinstance(ref[0], StructRef_types()):
+        raise CompileError(call.span, f"unknown method '{name}'")
+    raise CompileError(call.span, f"unknown method '{name}'")
+
+
+def StructRef_types():
+    from p4sim.compiler.lower.storage import StructRef
+    return (StructRef,)
+
+
+# ---------------------------------------------------------------------- inlining
+def bind_parameters(params: tuple[ast.Parameter, ...], args: list[ast.Expression | None],
+                    caller, scope, what: str) -> None:
+    """Bind callee parameters to caller arguments in ``scope`` (copy-in by reference
+    for lvalues, by value otherwise)."""
+    for p, arg in zip(params, args):
+        ptype = caller.expr.resolve(p.type) if not _is_type_var(p.type, scope) else None
+        if arg is None:
+            continue
+        if isinstance(arg, ast.DontCare):
+            if p.direction not in ("out", "inout"):
+                raise CompileError(arg.span, "'_' can only be passed to an out parameter")
+            ref = caller.lw.layout.storage(p.name, ptype, p.name) if ptype else None
+            scope.declare(p.name, ref)
+            continue
+        if p.direction in ("out", "inout"):
+            val = caller.expr.lower(arg)
+            caller.check_writable(val, arg)
+            if ptype is not None and val.type != ptype and not isinstance(
+                    val.ref, tuple):
+                raise CompileError(arg.span, f"argument for '{p.name}' of {what} has type "
+                                   f"{val.type.describe() if val.type else '?'}, expected "
+                                   f"{ptype.describe()}")
+            scope.declare(p.name, val.ref if not isinstance(val.ref, tuple) else val)
+        else:
+            val = caller.expr.lower_typed(arg, ptype) if ptype is not None else \
+                caller.expr.lower(arg)
+            if val.is_const:
+                scope.declare(p.name, ConstBinding(val.const, val.type))
+            elif val.ref is not None and not isinstance(val.ref, tuple):
+                scope.declare(p.name, ReadOnly(val.ref, f"'{p.name}' is an in parameter"))
+            else:
+                scope.declare(p.name, ReadOnly(val, f"'{p.name}' is an in parameter"))
+
+
+def _is_type_var(t: ast.Type, scope) -> bool:
+    return isinstance(t, ast.NamedType) and scope.lookup(t.name) is None
+
+
+def inline_action(decl: ast.ActionDecl, decl_scope, args: tuple[ast.Argument, ...],
+                  body, span: SourceSpan) -> None:
+    bound = bind_arguments(decl.params, args, f"action '{decl.name}'", span)
+    scope = decl_scope.child()
+    bind_parameters(decl.params, bound, body, scope, f"action '{decl.name}'")
+    inner = body.with_scope(scope)
+    inner.return_jumps.append([])
+    inner.return_targets.append(None)
+    inner.statements(decl.body.statements)
+    _patch_returns(inner)
+
+
+def inline_function(decl: ast.FunctionDecl, decl_scope, call: ast.MethodCall, body
+                    ) -> Val | None:
+    bound = bind_arguments(decl.params, call.args, f"function '{decl.name}'", call.span)
+    scope = decl_scope.child()
+    bind_parameters(decl.params, bound, body, scope, f"function '{decl.name}'")
+    rtype = body.expr.resolve(decl.return_type)
+    dest = None
+    if not isinstance(rtype, VoidT):
+        dest = body.lw.layout.storage("retval", rtype, "retval")
+    inner = body.with_scope(scope)
+    inner.return_jumps.append([])
+    inner.return_targets.append((rtype, dest) if dest is not None else None)
+    inner.statements(decl.body.statements)
+    _patch_returns(inner)
+    if dest is None:
+        return None
+    return body.expr.from_binding(dest, call.span)
+
+
+def _patch_returns(inner) -> None:
+    jumps = inner.return_jumps.pop()
+    inner.return_targets.pop()
+    if jumps and jumps[-1] == len(inner.out) - 1 and inner.out[-1]["op"] == "_jump":
+        inner.out.pop()  # a trailing return jumps nowhere
+        jumps = jumps[:-1]
+    end = len(inner.out)
+    for index in jumps:
+        inner.out[index]["parameters"][0] = J.hexstr(end, 32)

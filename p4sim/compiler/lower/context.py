@@ -1,0 +1,144 @@
+"""Program-wide lowering state: the IR being built, name allocation, object registries."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from p4sim.compiler import ast
+from p4sim.compiler.control_plane import ControlPlaneModel
+from p4sim.compiler.errors import CompileError, CompileWarning, SourceSpan
+from p4sim.compiler.lower import ir
+from p4sim.compiler.lower.layout import Layout
+from p4sim.compiler.lower.storage import HeaderRef
+from p4sim.compiler.semantic.scope import GlobalInfo
+
+
+@dataclass
+class ExternObj:
+    """An instantiated extern (counter, register, action_selector...)."""
+
+    name: str  # fully qualified
+    kind: str  # extern type name
+    decl: ast.Node
+    type_args: tuple = ()
+    ir: Any = None
+    info: dict = field(default_factory=dict)
+
+
+@dataclass
+class ControlInstance:
+    """A control instantiated inside another control: applied by inlining."""
+
+    name: str  # fully qualified prefix for its objects
+    decl: ast.ControlDecl
+    decl_scope: Any
+    ctor_args: tuple = ()
+
+
+@dataclass
+class PacketRef:
+    """The ``packet_in`` / ``packet_out`` parameter."""
+
+    kind: str
+
+
+@dataclass
+class TableObj:
+    name: str
+    decl: ast.TableDecl
+    scope: Any
+    lowered: Any = None  # TableIR once applied
+
+
+@dataclass
+class ValueSetObj:
+    name: str
+    ir: ir.ParseVsetIR
+    element_type: Any
+
+
+class Counter:
+    def __init__(self, start: int = 0):
+        self.value = start
+
+    def next(self) -> int:
+        v = self.value
+        self.value += 1
+        return v
+
+
+class Lowering:
+    """Everything shared while lowering one program."""
+
+    def __init__(self, info: GlobalInfo, program_file: str):
+        self.info = info
+        self.program = ir.ProgramIR(os.path.basename(program_file))
+        self.layout = Layout(self.program)
+        self.warnings: list[CompileWarning] = []
+        self.prog_base = os.path.splitext(os.path.basename(program_file))[0]
+        self.action_ids = Counter()
+        self.table_ids = Counter()
+        self.node_ids = Counter()
+        self.cond_ids = Counter()
+        self.state_ids = Counter()
+        self.profile_ids = Counter()
+        self.calc_names: set[str] = set()
+        self.synthetic_names: set[str] = set()
+        self.table_names: set[str] = set()
+        self.std_meta: HeaderRef | None = None
+        self.field_list_by_index: dict[int, ir.FieldListIR] = {}
+        self.empty_field_list: ir.FieldListIR | None = None
+        self.learn_lists: dict[str, ir.FieldListIR] = {}
+        self.cp = ControlPlaneModel()
+        self.cp_actions: dict[str, Any] = {}
+        self.direct_meter_targets: dict[str, list[str]] = {}
+        self.current_pipeline: ir.PipelineIR | None = None
+        self.extern_objects: dict[str, ExternObj] = {}
+
+    def warn(self, span: SourceSpan | None, message: str) -> None:
+        self.warnings.append(CompileWarning(span, message))
+
+    def new_action(self, name: str, runtime_data: list[tuple[str, int]],
+                   primitives: list[dict], source_info: dict | None = None) -> ir.ActionIR:
+        action = ir.ActionIR(name, self.action_ids.next(), runtime_data, primitives,
+                             source_info)
+        self.program.actions.append(action)
+        return action
+
+    def synthetic_name(self, base: str) -> str:
+        if base not in self.synthetic_names:
+            self.synthetic_names.add(base)
+            return base
+        i = 0
+        while f"{base}_{i}" in self.synthetic_names:
+            i += 1
+        self.synthetic_names.add(f"{base}_{i}")
+        return f"{base}_{i}"
+
+    def table_name(self, base: str) -> str:
+        if base not in self.table_names:
+            self.table_names.add(base)
+            return base
+        i = 0
+        while f"{base}_{i}" in self.table_names:
+            i += 1
+        self.table_names.add(f"{base}_{i}")
+        return f"{base}_{i}"
+
+    def calc_name(self, base: str) -> str:
+        name = base
+        i = 0
+        while name in self.calc_names:
+            name = f"{base}_{i}"
+            i += 1
+        self.calc_names.add(name)
+        return name
+
+    def node_name(self) -> str:
+        return f"node_{self.node_ids.next() + 2}"
+
+    def error_value(self, name: str, span: SourceSpan) -> int:
+        if name not in self.info.errors:
+            raise CompileError(span, f"unknown error '{name}'")
+        return self.info.errors.index(name)

@@ -1,0 +1,504 @@
+"""Control apply blocks to the BMv2 control-flow graph of tables and conditionals.
+
+Statements are lowered front to back into fragments: an entry node plus dangling
+exits (``next`` pointers still to be set). Straight-line statements become a
+synthetic action in a keyless table ``tbl_<action>``; ``if`` becomes a conditional
+``node_N``; ``switch`` on ``action_run`` uses the table's per-action next pointers;
+nested control instances are inlined with their parameters bound to the arguments.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from p4sim.compiler import ast
+from p4sim.compiler.errors import CompileError
+from p4sim.compiler.lower import ir
+from p4sim.compiler.lower import jsonexpr as J
+from p4sim.compiler.lower.calls import bind_parameters
+from p4sim.compiler.lower.arguments import bind_arguments
+from p4sim.compiler.lower.context import ControlInstance, ExternObj, Lowering, TableObj
+from p4sim.compiler.lower.expressions import ExprLowerer
+from p4sim.compiler.lower.instances import instantiate
+from p4sim.compiler.lower.naming import qualified
+from p4sim.compiler.lower.statements import StatementLowerer
+from p4sim.compiler.lower.tables import TableLowering, action_name, lower_action
+from p4sim.compiler.lower.text import expr_text, source_info
+from p4sim.compiler.semantic.scope import (
+    ConstBinding, DeclBinding, Scope, declare_constant)
+from p4sim.compiler.semantic.types import BoolT
+
+Exit = Callable[[str | None], None]
+
+
+@dataclass
+class Fragment:
+    """``entry`` node plus dangling ``exits``. ``is_return`` marks a fragment that
+    jumps straight to the end of the enclosing control (a bare ``return``)."""
+
+    entry: str | None = None
+    exits: list[Exit] = field(default_factory=list)
+    empty: bool = True
+    is_return: bool = False
+
+
+RETURN = Fragment(None, [], False, True)
+
+
+def link(setter: Exit, frag: Fragment, returns: list[Exit], exits: list[Exit]) -> None:
+    """Point ``setter`` at ``frag``; dangling if it is empty, deferred if it returns."""
+    if frag.empty:
+        exits.append(setter)
+    elif frag.is_return:
+        returns.append(setter)
+    else:
+        setter(frag.entry)
+        exits.extend(frag.exits)
+
+
+def _set_table_next(table: ir.TableIR, key: str) -> Exit:
+    def setter(target: str | None) -> None:
+        table.next_tables[key] = target
+    return setter
+
+
+def _set_attr(obj: Any, attr: str) -> Exit:
+    def setter(target: str | None) -> None:
+        setattr(obj, attr, target)
+    return setter
+
+
+def enter_control(lw: Lowering, decl: ast.ControlDecl, decl_scope: Scope, prefix: str,
+                  bindings: dict[str, Any], ctor_args: tuple = ()) -> tuple[Scope, list]:
+    """A scope with the control's parameters and locals bound; returns it and the
+    statements that initialize local variables."""
+    scope = decl_scope.child(prefix)
+    for name, binding in bindings.items():
+        scope.declare(name, binding)
+    if decl.constructor_params:
+        args = bind_arguments(decl.constructor_params, ctor_args, f"control '{decl.name}'",
+                              decl.span)
+        ex = ExprLowerer(decl_scope)
+        for p, a in zip(decl.constructor_params, args):
+            val = ex.lower_typed(a, ex.resolve(p.type))
+            scope.declare(p.name, ConstBinding(val.const, val.type))
+    prelude: list[ast.Statement] = []
+    for local in decl.locals:
+        declare_local(lw, local, scope, prefix, prelude)
+    return scope, prelude
+
+
+def declare_local(lw: Lowering, local: ast.Node, scope: Scope, prefix: str,
+                  prelude: list[ast.Statement]) -> None:
+    if isinstance(local, ast.ConstantDecl):
+        declare_constant(local, scope, ExprLowerer(scope).const_eval)
+    elif isinstance(local, ast.VariableDecl):
+        t = ExprLowerer(scope).resolve(local.type)
+        scope.declare(local.name, lw.layout.storage(local.name, t, local.name))
+        if local.init is not None:
+            prelude.append(ast.Assignment(ast.Name(local.name, span=local.span), local.init,
+                                          span=local.span))
+    elif isinstance(local, ast.ActionDecl):
+        scope.declare(local.name, DeclBinding(local, scope))
+    elif isinstance(local, ast.TableDecl):
+        name = qualified(prefix, local.name, local.annotations)
+        scope.declare(local.name, TableObj(name, local, scope))
+    elif isinstance(local, ast.Instantiation):
+        scope.declare(local.name, instantiate(lw, local, scope, prefix))
+    elif isinstance(local, (ast.FunctionDecl,)):
+        scope.declare(local.name, DeclBinding((local,), scope))
+    else:
+        raise CompileError(local.span, f"unsupported declaration in a control "
+                           f"({type(local).__name__})")
+
+
+class ControlGraph:
+    """Builds one pipeline's graph from a top-level control."""
+
+    def __init__(self, lw: Lowering, pipeline: ir.PipelineIR):
+        self.lw = lw
+        self.pipeline = pipeline
+        self.table_objs: dict[str, TableObj] = {}
+
+    # ------------------------------------------------------------------ top level
+    def lower_control(self, decl: ast.ControlDecl, decl_scope: Scope, prefix: str,
+                      bindings: dict[str, Any]) -> None:
+        scope, prelude = enter_control(self.lw, decl, decl_scope, prefix, bindings)
+        assert decl.apply is not None
+        returns: list[Exit] = []
+        frag = self.block(list(prelude) + list(decl.apply.statements), scope, returns)
+        for e in frag.exits + returns:
+            e(None)
+        self.pipeline.init_table = frag.entry
+        self.pipeline.tables.sort(key=lambda t: t.id)
+
+    # ------------------------------------------------------------------ sequencing
+    @staticmethod
+    def concat(first: Fragment, second: Fragment, returns: list[Exit]) -> Fragment:
+        if first.empty:
+            return second
+        if first.is_return or second.empty:
+            return first
+        if second.is_return:
+            returns.extend(first.exits)
+            return Fragment(first.entry, [], False)
+        for e in first.exits:
+            e(second.entry)
+        return Fragment(first.entry, second.exits, False)
+
+    def block(self, stmts: list[ast.Statement], scope: Scope, returns: list[Exit]
+              ) -> Fragment:
+        scope = scope.child()
+        result = Fragment()
+        run: list[ast.Statement] = []
+        for s in stmts:
+            if isinstance(s, ast.DeclarationStatement):
+                s = self._declare(s, scope)
+                if s is None:
+                    continue
+            if self._is_simple(s, scope):
+                run.append(s)
+                if isinstance(s, ast.ExitStatement):
+                    break
+                continue
+            if run:
+                result = self.concat(result, self.simple_run(run, scope), returns)
+                run = []
+            if isinstance(s, ast.ReturnStatement):
+                if s.value is not None:
+                    raise CompileError(s.span, "a control cannot return a value")
+                return self.concat(result, RETURN, returns)
+            result = self.concat(result, self.statement(s, scope, returns), returns)
+            if result.is_return:
+                return result
+        if run:
+            frag = self.simple_run(run, scope)
+            if isinstance(run[-1], ast.ExitStatement):
+                for e in frag.exits:
+                    e(None)
+                frag = Fragment(frag.entry, [], frag.empty)
+            result = self.concat(result, frag, returns)
+        return result
+
+    def _declare(self, s: ast.DeclarationStatement, scope: Scope) -> ast.Statement | None:
+        decl = s.decl
+        if isinstance(decl, ast.ConstantDecl):
+            declare_constant(decl, scope, ExprLowerer(scope).const_eval)
+            return None
+        if isinstance(decl, ast.VariableDecl):
+            t = ExprLowerer(scope).resolve(decl.type)
+            scope.declare(decl.name, self.lw.layout.storage(decl.name, t, decl.name))
+            if decl.init is None:
+                return None
+            return ast.Assignment(ast.Name(decl.name, span=decl.span), decl.init,
+                                  span=decl.span)
+        raise CompileError(decl.span, "unsupported local declaration")
+
+    def _is_simple(self, s: ast.Statement, scope: Scope) -> bool:
+        if isinstance(s, (ast.Assignment, ast.EmptyStatement, ast.ExitStatement)):
+            return True
+        if isinstance(s, ast.MethodCallStatement):
+            return self._call_kind(s.call, scope) == "primitive"
+        return False
+
+    def _call_kind(self, call: ast.MethodCall, scope: Scope) -> str:
+        target = call.target
+        if isinstance(target, ast.Member) and target.member == "apply":
+            base = ExprLowerer(scope).lower(target.expr)
+            if isinstance(base.ref, TableObj):
+                return "table"
+            if isinstance(base.ref, ControlInstance):
+                return "control"
+        if isinstance(target, ast.Name):
+            binding = scope.lookup(target.name)
+            if isinstance(binding, DeclBinding) and isinstance(binding.decl, ast.ActionDecl):
+                return "action"
+        return "primitive"
+
+    # ------------------------------------------------------------------ statements
+    def statement(self, s: ast.Statement, scope: Scope, returns: list[Exit]) -> Fragment:
+        if isinstance(s, ast.BlockStatement):
+            return self.block(list(s.statements), scope, returns)
+        if isinstance(s, ast.IfStatement):
+            return self.if_statement(s, scope, returns)
+        if isinstance(s, ast.SwitchStatement):
+            return self.switch(s, scope, returns)
+        if isinstance(s, ast.MethodCallStatement):
+            kind = self._call_kind(s.call, scope)
+            if kind == "table":
+                table = self.apply_table(s.call, scope)
+                exits = [_set_table_next(table, a) for a, _ in table.actions]
+                exits.append(_set_attr(table, "base_default_next"))
+                return self._with_key_prelude(table, Fragment(table.name, exits, False))
+            if kind == "control":
+                return self.apply_control(s.call, scope)
+            if kind == "action":
+                return self.direct_action(s.call, scope)
+        raise CompileError(s.span, f"unsupported statement in an apply block "
+                           f"({type(s).__name__})")
+
+    def simple_run(self, stmts: list[ast.Statement], scope: Scope) -> Fragment:
+        body = StatementLowerer(self.lw, scope)
+        body.statements(stmts)
+        if not body.out:
+            return Fragment()
+        name = self.lw.synthetic_name(f"{self.lw.prog_base}{stmts[0].span.line}")
+        action = self.lw.new_action(name, [], body.out)
+        return self._single_action_table(action, stmts[0], [])
+
+    def _single_action_table(self, action: ir.ActionIR, node: ast.Node, data: list[str],
+                             short: str | None = None) -> Fragment:
+        tname = self.lw.table_name(f"tbl_{short or action.name}")
+        table = ir.TableIR(tname, self.lw.table_ids.next(), [], "exact",
+                           [(action.name, action.id)], source_info=source_info(node))
+        table.default_entry = {"action_id": action.id, "action_const": True,
+                               "action_data": data, "action_entry_const": True}
+        self.pipeline.tables.append(table)
+        return Fragment(tname, [_set_table_next(table, action.name),
+                                _set_attr(table, "base_default_next")], False)
+
+    def direct_action(self, call: ast.MethodCall, scope: Scope) -> Fragment:
+        binding = scope.lookup(call.target.name)  # type: ignore[attr-defined]
+        decl: ast.ActionDecl = binding.decl
+        bound = bind_arguments(decl.params, call.args, f"action '{decl.name}'", call.span)
+        ex = ExprLowerer(scope)
+        data: list[str] = []
+        all_const = True
+        for p, arg in zip(decl.params, bound):
+            if p.direction or arg is None:
+                all_const = False
+                break
+            try:
+                val = ex.lower_typed(arg, ex.resolve(p.type))
+            except CompileError:
+                all_const = False
+                break
+            if not val.is_const:
+                all_const = False
+                break
+            from p4sim.compiler.semantic.types import bit_width
+            data.append(J.hex_text(int(val.const), bit_width(ex.resolve(p.type))))
+        if all_const:
+            action = lower_action(self.lw, decl, binding.scope)
+            return self._single_action_table(action, call, data, decl.name)
+        stmt = ast.MethodCallStatement(call, span=call.span)
+        return self.simple_run([stmt], scope)
+
+    def if_statement(self, s: ast.IfStatement, scope: Scope, returns: list[Exit]) -> Fragment:
+        applied = self._apply_hit(s.cond, scope)
+        if applied is not None:
+            table, on_true, on_false = applied
+            then = self.statement(s.then, scope, returns)
+            other = self.statement(s.otherwise, scope, returns) if s.otherwise else Fragment()
+            exits: list[Exit] = [_set_attr(table, "base_default_next")]
+            for key, frag in ((on_true, then), (on_false, other)):
+                link(_set_table_next(table, key), frag, returns, exits)
+            return self._with_key_prelude(table, Fragment(table.name, exits, False))
+        ex = ExprLowerer(scope, _pure)
+        cond = ex.lower(s.cond)
+        if not isinstance(cond.type, BoolT):
+            raise CompileError(s.cond.span, "the condition of 'if' must be bool, not "
+                               f"{cond.type.describe() if cond.type else 'this'}")
+        if cond.is_const:
+            branch = s.then if cond.const else s.otherwise
+            return self.statement(branch, scope, returns) if branch else Fragment()
+        node = ir.ConditionalIR(self.lw.node_name(), self.lw.cond_ids.next(),
+                                cond.cond(s.span), source_info=source_info(
+                                    s.cond, expr_text(s.cond)))
+        self.pipeline.conditionals.append(node)
+        then = self.statement(s.then, scope, returns)
+        other = self.statement(s.otherwise, scope, returns) if s.otherwise else Fragment()
+        exits: list[Exit] = []
+        for attr, frag in (("true_next", then), ("false_next", other)):
+            link(_set_attr(node, attr), frag, returns, exits)
+        return Fragment(node.name, exits, False)
+
+    def _apply_hit(self, cond: ast.Expression, scope: Scope):
+        negate = False
+        while isinstance(cond, ast.Unary) and cond.op == "!":
+            negate = not negate
+            cond = cond.operand
+        if isinstance(cond, ast.Member) and cond.member in ("hit", "miss") and \
+                isinstance(cond.expr, ast.MethodCall):
+            call = cond.expr
+            if self._call_kind(call, scope) != "table":
+                return None
+            table = self.apply_table(call, scope)
+            hit = (cond.member == "hit") != negate
+            return (table, "__HIT__", "__MISS__") if hit else (table, "__MISS__", "__HIT__")
+        if _contains_apply(cond):
+            raise CompileError(cond.span, "table.apply() may only appear as "
+                               "'t.apply().hit', 't.apply().miss' or in a switch")
+        return None
+
+    def switch(self, s: ast.SwitchStatement, scope: Scope, returns: list[Exit]) -> Fragment:
+        e = s.expr
+        if isinstance(e, ast.Member) and e.member == "action_run" and \
+                isinstance(e.expr, ast.MethodCall) and self._call_kind(e.expr, scope) == "table":
+            return self.switch_actions(s, self.apply_table(e.expr, scope), scope, returns)
+        return self.switch_values(s, scope, returns)
+
+    def switch_actions(self, s: ast.SwitchStatement, table: ir.TableIR, scope: Scope,
+                       returns: list[Exit]) -> Fragment:
+        names = [a for a, _ in table.actions]
+        short = {}
+        for full in names:
+            short.setdefault(full.split(".")[-1], full)
+            short[full] = full
+        exits: list[Exit] = [_set_attr(table, "base_default_next")]
+        handled: set[str] = set()
+        pending: list[str] = []
+        default_pending = False
+        for case in s.cases:
+            if isinstance(case.label, ast.DefaultExpression):
+                default_pending = True
+            else:
+                label = expr_text(case.label).lstrip(".")
+                full = self._resolve_case_action(label, scope, short)
+                if full is None:
+                    raise CompileError(case.label.span, f"'{label}' is not an action of "
+                                       f"table '{table.name}'")
+                if full in handled or full in pending:
+                    raise CompileError(case.label.span, f"duplicate case '{label}'")
+                pending.append(full)
+            if case.body is None:
+                continue
+            frag = self.block(list(case.body.statements), scope, returns)
+            targets = list(pending)
+            pending = []
+            if default_pending:
+                default_frag = frag
+            frag_exits: list[Exit] = []
+            for full in targets:
+                handled.add(full)
+                link(_set_table_next(table, full), frag, returns, frag_exits)
+            default_targets = []
+            if default_pending:
+                default_targets = [n for n in names if n not in handled and n not in
+                                   _case_actions(s, scope, short, self)]
+                for full in default_targets:
+                    handled.add(full)
+                    link(_set_table_next(table, full), frag, returns, frag_exits)
+                default_pending = False
+            if not frag.empty and not frag.is_return:
+                exits.extend(frag.exits)
+            exits.extend(e for e in frag_exits if e not in frag.exits)
+        for full in names:
+            if full not in handled:
+                exits.append(_set_table_next(table, full))
+        return self._with_key_prelude(table, Fragment(table.name, exits, False))
+
+    def _resolve_case_action(self, label: str, scope: Scope, short: dict) -> str | None:
+        binding = scope.lookup(label)
+        if isinstance(binding, DeclBinding) and isinstance(binding.decl, ast.ActionDecl):
+            full = action_name(binding.decl, binding.scope)
+            if full in short.values():
+                return full
+        return short.get(label)
+
+    def switch_values(self, s: ast.SwitchStatement, scope: Scope, returns: list[Exit]
+                      ) -> Fragment:
+        groups: list[tuple[list[ast.Expression], ast.BlockStatement | None, bool]] = []
+        labels: list[ast.Expression] = []
+        is_default = False
+        for case in s.cases:
+            if isinstance(case.label, ast.DefaultExpression):
+                is_default = True
+            else:
+                labels.append(case.label)
+            if case.body is not None:
+                groups.append((labels, case.body, is_default))
+                labels, is_default = [], False
+        chain: list[ast.Statement] = []
+        default_body: ast.Statement | None = None
+        conds: list[tuple[ast.Expression, ast.Statement]] = []
+        for labels_, body, dflt in groups:
+            if dflt:
+                default_body = body
+                continue
+            cond: ast.Expression | None = None
+            for label in labels_:
+                eq = ast.Binary("==", s.expr, label, span=label.span)
+                cond = eq if cond is None else ast.Binary("||", cond, eq, span=label.span)
+            assert cond is not None and body is not None
+            conds.append((cond, body))
+        stmt: ast.Statement | None = default_body
+        for cond, body in reversed(conds):
+            stmt = ast.IfStatement(cond, body, stmt, span=cond.span)
+        del chain
+        if stmt is None:
+            return Fragment()
+        return self.statement(stmt, scope, returns)
+
+    # ------------------------------------------------------------------ tables/controls
+    def apply_table(self, call: ast.MethodCall, scope: Scope) -> ir.TableIR:
+        if call.args:
+            raise CompileError(call.span, "table.apply() takes no arguments")
+        obj: TableObj = ExprLowerer(scope).lower(call.target.expr).ref  # type: ignore[attr-defined]
+        if obj.lowered is not None:
+            raise CompileError(call.span, f"table '{obj.decl.name}' is applied more than "
+                               "once")
+        table, temps = TableLowering(self.lw, obj, self.pipeline).build()
+        obj.lowered = (table, temps)
+        self.table_objs[table.name] = obj
+        table.next_tables = {a: None for a, _ in table.actions}
+        return table
+
+    def _with_key_prelude(self, table: ir.TableIR, frag: Fragment) -> Fragment:
+        """Prefix a table with the synthetic action computing its complex keys."""
+        obj = self.table_objs.get(table.name)
+        temps = obj.lowered[1] if obj is not None else []
+        if not temps:
+            return frag
+        body = StatementLowerer(self.lw, obj.scope)
+        for expr, temp in temps:
+            val = body.expr.lower(expr)
+            body.store(temp, val, expr.span)
+        name = self.lw.synthetic_name(f"{self.lw.prog_base}{temps[0][0].span.line}")
+        action = self.lw.new_action(name, [], body.out)
+        pre = self._single_action_table(action, temps[0][0], [])
+        return self.concat(pre, frag, [])
+
+    def apply_control(self, call: ast.MethodCall, scope: Scope) -> Fragment:
+        inst: ControlInstance = ExprLowerer(scope).lower(call.target.expr).ref  # type: ignore[attr-defined]
+        decl = inst.decl
+        bound = bind_arguments(decl.params, call.args, f"control '{decl.name}'", call.span)
+        caller = StatementLowerer(self.lw, scope)
+        param_scope = Scope(None)
+        bind_parameters(decl.params, bound, caller, param_scope, f"control '{decl.name}'")
+        if caller.out:
+            raise CompileError(call.span, "control arguments must be lvalues or constants")
+        inner_scope, prelude = enter_control(self.lw, decl, inst.decl_scope, inst.name,
+                                             param_scope.names, inst.ctor_args)
+        returns: list[Exit] = []
+        frag = self.block(list(prelude) + list(decl.apply.statements), inner_scope, returns)
+        if frag.empty or frag.is_return:
+            return Fragment()
+        return Fragment(frag.entry, frag.exits + returns, False)
+
+
+def _case_actions(s: ast.SwitchStatement, scope: Scope, short: dict, graph) -> set[str]:
+    out = set()
+    for case in s.cases:
+        if not isinstance(case.label, ast.DefaultExpression):
+            full = graph._resolve_case_action(expr_text(case.label).lstrip("."), scope, short)
+            if full:
+                out.add(full)
+    return out
+
+
+def _contains_apply(e: ast.Expression) -> bool:
+    if isinstance(e, ast.MethodCall):
+        if isinstance(e.target, ast.Member) and e.target.member == "apply":
+            return True
+        return any(_contains_apply(a.value) for a in e.args)
+    for attr in ("left", "right", "operand", "expr", "cond", "then", "otherwise"):
+        sub = getattr(e, attr, None)
+        if isinstance(sub, ast.Expression) and _contains_apply(sub):
+            return True
+    return False
+
+
+def _pure(call, ex):
+    from p4sim.compiler.lower.calls import call_expression
+    return call_expression(call, ex)

@@ -1,0 +1,463 @@
+"""Expression lowering: AST expressions to typed BMv2 JSON values, folding constants.
+
+Arithmetic in BMv2 is unbounded, so results that can leave their P4 width (``+``,
+``-``, ``*``, ``<<``, ``~``, negation, narrowing casts) are masked as p4c does.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from p4sim.compiler import ast
+from p4sim.compiler.errors import CompileError, SourceSpan
+from p4sim.compiler.lower import jsonexpr as J
+from p4sim.compiler.lower.storage import (
+    DynFieldRef, DynHeaderRef, FieldRef, HeaderRef, ParamRef, StackRef, StructRef, UnionRef)
+from p4sim.compiler.lower.values import Val, const_val
+from p4sim.compiler.semantic import operators as ops
+from p4sim.compiler.semantic.scope import (
+    ConstBinding, DeclBinding, ErrorMemberBinding, Scope, TypeBinding, resolve_type)
+from p4sim.compiler.semantic.types import (
+    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StackT, StringT, StructT, TupleT,
+    UnionT, bit_width)
+
+CallHook = Callable[[ast.MethodCall, "ExprLowerer"], Val]
+
+_JSON_OPS = {"&&": "and", "||": "or"}
+
+
+class ReadOnly:
+    """A binding that may be read but not written (``in`` parameters)."""
+
+    def __init__(self, inner: Any, reason: str):
+        self.inner = inner
+        self.reason = reason
+
+
+class StackMember:
+    """``stack.next`` / ``stack.last`` before it is used (meaning depends on context)."""
+
+    def __init__(self, stack: StackRef, which: str):
+        self.stack = stack
+        self.which = which
+
+
+class ExprLowerer:
+    """Lowers expressions in one scope. ``call_hook`` handles method calls (externs,
+    isValid, lookahead...) so that this module knows nothing about architectures."""
+
+    def __init__(self, scope: Scope, call_hook: CallHook | None = None):
+        self.scope = scope
+        self.call_hook = call_hook
+
+    # ------------------------------------------------------------------ entry points
+    def const_eval(self, e: ast.Expression, scope: Scope) -> tuple[Any, P4Type]:
+        val = ExprLowerer(scope, None).lower(e)
+        if val.const is None:
+            raise CompileError(e.span, "expected a compile-time constant")
+        return val.const, val.type  # type: ignore[return-value]
+
+    def resolve(self, t: ast.Type) -> P4Type:
+        return resolve_type(t, self.scope, self.const_eval)
+
+    def lower(self, e: ast.Expression) -> Val:
+        method = getattr(self, "_" + type(e).__name__, None)
+        if method is None:
+            raise CompileError(e.span, f"unsupported expression ({type(e).__name__})")
+        return method(e)
+
+    def lower_typed(self, e: ast.Expression, target: P4Type) -> Val:
+        """Lower ``e`` where a value of type ``target`` is expected (int literals
+        adapt; anything else must match exactly)."""
+        if isinstance(e, (ast.ListExpression, ast.StructExpression)) and \
+                isinstance(target, (StructT, HeaderT, TupleT)):
+            return self.lower(e)
+        val = self.lower(e)
+        return self.convert(val, target, e.span)
+
+    def convert(self, val: Val, target: P4Type, span: SourceSpan) -> Val:
+        t = val.type
+        if t == target or isinstance(target, IntT) and isinstance(t, IntT):
+            return val
+        if isinstance(target, BitsT) and isinstance(t, IntT) and val.is_const:
+            v = val.const
+            limit_ok = (0 <= v <= target.mask) if not target.signed else \
+                (-(1 << (target.width - 1)) <= v < (1 << target.width))
+            if not limit_ok and not (v < 0 and -v <= (1 << target.width)):
+                raise CompileError(span, f"value {v} does not fit in {target.describe()}")
+            return const_val(ops.wrap(v, target), target)
+        if isinstance(target, IntT) and isinstance(t, BitsT):
+            return val
+        if isinstance(target, EnumT) and isinstance(t, EnumT) and target.name == t.name:
+            return val
+        raise CompileError(span, f"type mismatch: expected {target.describe()}, got "
+                           f"{t.describe() if t else 'a non-value'}")
+
+    # ------------------------------------------------------------------ literals
+    def _IntLiteral(self, e: ast.IntLiteral) -> Val:
+        if e.width is None:
+            return const_val(e.value, IntT())
+        t = BitsT(e.width, e.signed)
+        v = e.value
+        if not e.signed and (v < 0 or v > t.mask):
+            raise CompileError(e.span, f"value {v} does not fit in {t.describe()}")
+        return const_val(ops.wrap(v, t), t)
+
+    def _BoolLiteral(self, e: ast.BoolLiteral) -> Val:
+        return const_val(bool(e.value), BoolT())
+
+    def _StringLiteral(self, e: ast.StringLiteral) -> Val:
+        return Val(StringT(), const=e.value)
+
+    def _DefaultExpression(self, e: ast.DefaultExpression) -> Val:
+        raise CompileError(e.span, "'default' is only allowed as a select or switch label")
+
+    def _DontCare(self, e: ast.DontCare) -> Val:
+        raise CompileError(e.span, "'_' is only allowed in keysets and as an out argument")
+
+    # ------------------------------------------------------------------ names
+    def _Name(self, e: ast.Name) -> Val:
+        binding = self.scope.root().lookup(e.name) if e.top_level else \
+            self.scope.lookup(e.name)
+        if binding is None:
+            raise CompileError(e.span, f"undeclared name '{e.name}'")
+        if isinstance(binding, ReadOnly):
+            val = self.from_binding(binding.inner, e.span)
+            val.readonly = binding.reason
+            return val
+        return self.from_binding(binding, e.span)
+
+    def from_binding(self, binding: Any, span: SourceSpan) -> Val:
+        if isinstance(binding, ConstBinding):
+            if isinstance(binding.type, StringT):
+                return Val(StringT(), const=binding.value)
+            return const_val(binding.value, binding.type)
+        if isinstance(binding, (FieldRef, DynFieldRef, ParamRef)):
+            if isinstance(binding.type, BoolT):
+                return Val(BoolT(), J.op("d2b", None, binding.json()), ref=binding)
+            return Val(binding.type, binding.json(), ref=binding)
+        if isinstance(binding, (HeaderRef, StackRef, UnionRef, DynHeaderRef)):
+            return Val(binding.type, binding.json(), ref=binding)
+        if isinstance(binding, StructRef):
+            return Val(binding.type, None, ref=binding)
+        if isinstance(binding, Val):
+            return binding
+        return Val(None, ref=binding)
+
+    def _TypeNameExpression(self, e: ast.TypeNameExpression) -> Val:
+        if isinstance(e.type, ast.ErrorType):
+            return Val(None, ref="error")
+        return Val(None, ref=TypeBinding(self.resolve(e.type)))
+
+    def _Member(self, e: ast.Member) -> Val:
+        if isinstance(e.expr, ast.Name) and e.expr.name == "error" or \
+                isinstance(e.expr, ast.TypeNameExpression) and isinstance(e.expr.type, ast.ErrorType):
+            binding = self.scope.root().lookup(f"error.{e.member}")
+            if not isinstance(binding, ErrorMemberBinding):
+                raise CompileError(e.span, f"unknown error 'error.{e.member}'")
+            return const_val(binding.value, ErrorT())
+        base = self.lower(e.expr)
+        result = self.member(base, e.member, e.span)
+        result.readonly = result.readonly or base.readonly
+        return result
+
+    def member(self, base: Val, name: str, span: SourceSpan) -> Val:
+        ref = base.ref
+        if isinstance(ref, TypeBinding) and isinstance(ref.type, EnumT):
+            value = ref.type.value_of(name)
+            if value is None:
+                raise CompileError(span, f"enum '{ref.type.name}' has no member '{name}'")
+            return const_val(value, ref.type)
+        if isinstance(ref, StructRef):
+            member = ref.member(name)
+            if member is None:
+                raise CompileError(span, f"struct '{ref.type.name}' has no field '{name}'")
+            return self.from_binding(member, span)
+        if isinstance(ref, (HeaderRef, DynHeaderRef)):
+            fref = ref.field(name)
+            if fref is None:
+                if name in ("isValid", "setValid", "setInvalid"):
+                    return Val(None, ref=(ref, name))
+                raise CompileError(span, f"header '{ref.type.name}' has no field '{name}'")
+            return self.from_binding(fref, span)
+        if isinstance(ref, UnionRef):
+            member = ref.member(name)
+            if member is None:
+                if name == "isValid":
+                    return Val(None, ref=(ref, name))
+                raise CompileError(span, f"header_union '{ref.type.name}' has no member "
+                                   f"'{name}'")
+            return self.from_binding(member, span)
+        if isinstance(ref, StackRef):
+            if name == "size":
+                return const_val(ref.type.size, BitsT(32))
+            if name == "lastIndex":
+                return Val(BitsT(32), J.op("last_stack_index", None, ref.json()))
+            if name in ("next", "last"):
+                if name == "last":
+                    index = J.op("last_stack_index", None, ref.json())
+                    return self.from_binding(DynHeaderRef(ref, index), span)
+                return Val(ref.type.element, None, ref=StackMember(ref, name))
+            return Val(None, ref=(ref, name))
+        if base.type is not None and isinstance(base.type, (BitsT, BoolT, IntT)):
+            raise CompileError(span, f"a value of type {base.type.describe()} has no "
+                               f"member '{name}'")
+        return Val(None, ref=(ref, name))
+
+    def _ArrayIndex(self, e: ast.ArrayIndex) -> Val:
+        base = self.lower(e.expr)
+        if not isinstance(base.ref, StackRef):
+            raise CompileError(e.span, "only header stacks can be indexed")
+        stack: StackRef = base.ref
+        index = self.lower(e.index)
+        if index.is_const:
+            i = index.const
+            if not 0 <= i < stack.type.size:
+                raise CompileError(e.index.span, f"index {i} is out of bounds for "
+                                   f"{stack.name}[{stack.type.size}]")
+            result = self.from_binding(stack.elements[i], e.span)
+            result.readonly = base.readonly
+            return result
+        if not isinstance(index.type, BitsT):
+            raise CompileError(e.index.span, "a stack index must be a bit<W> value")
+        return self.from_binding(DynHeaderRef(stack, index.data(e.span)), e.span)
+
+    # ------------------------------------------------------------------ operators
+    def _Slice(self, e: ast.Slice) -> Val:
+        base = self.lower(e.expr)
+        hi = self.const_int(e.hi)
+        lo = self.const_int(e.lo)
+        t = base.type
+        if isinstance(t, IntT) and base.is_const:
+            width = hi - lo + 1
+            return const_val((base.const >> lo) & ((1 << width) - 1), BitsT(width))
+        if not isinstance(t, BitsT):
+            raise CompileError(e.span, "only bit<W> and int<W> values can be sliced")
+        if not (0 <= lo <= hi < t.width):
+            raise CompileError(e.span, f"slice [{hi}:{lo}] is out of range for "
+                               f"{t.describe()}")
+        width = hi - lo + 1
+        rt = BitsT(width)
+        if base.is_const:
+            return const_val((ops.wrap(base.const, BitsT(t.width)) >> lo) & rt.mask, rt)
+        data = base.data(e.span)
+        shifted = J.op(">>", data, J.hexstr(lo, 32)) if lo else data
+        return Val(rt, J.mask(shifted, width) if width < t.width or lo else data,
+                   ref=("slice", base.ref, hi, lo) if base.ref is not None else None)
+
+    def const_int(self, e: ast.Expression) -> int:
+        val = self.lower(e)
+        if not val.is_const or isinstance(val.const, bool):
+            raise CompileError(e.span, "expected an integer constant")
+        return int(val.const)
+
+    def _Unary(self, e: ast.Unary) -> Val:
+        val = self.lower(e.operand)
+        t = val.type
+        if e.op == "!":
+            if not isinstance(t, BoolT):
+                raise CompileError(e.span, f"'!' needs a bool operand, not "
+                                   f"{t.describe() if t else 'this'}")
+            if val.is_const:
+                return const_val(not val.const, BoolT())
+            return Val(BoolT(), J.op("not", None, val.cond(e.span)))
+        if not isinstance(t, (BitsT, IntT)):
+            raise CompileError(e.span, f"'{e.op}' cannot be applied to "
+                               f"{t.describe() if t else 'this'}")
+        if e.op == "+":
+            return val
+        if val.is_const:
+            if e.op == "-":
+                return const_val(ops.wrap(-val.const, t), t)
+            if e.op == "~":
+                if isinstance(t, IntT):
+                    raise CompileError(e.span, "'~' needs a fixed-width operand")
+                return const_val(ops.wrap(~val.const, t), t)
+        assert isinstance(t, BitsT)
+        data = val.data(e.span)
+        if e.op == "-":
+            return Val(t, self.fit(J.op("-", J.hexstr(0, t.width), data), t))
+        if e.op == "~":
+            return Val(t, self.fit(J.op("~", None, data), t))
+        raise CompileError(e.span, f"unsupported operator '{e.op}'")
+
+    @staticmethod
+    def fit(value: J.Json, t: P4Type) -> J.Json:
+        """Bring an unbounded BMv2 result back to the P4 width."""
+        if isinstance(t, BitsT):
+            if t.signed:
+                return J.op("two_comp_mod", value, J.hexstr(t.width, 32))
+            return J.mask(value, t.width)
+        return value
+
+    def _Binary(self, e: ast.Binary) -> Val:
+        if e.op in ("&&&", ".."):
+            raise CompileError(e.span, f"'{e.op}' is only allowed in keysets")
+        left = self.lower(e.left)
+        if e.op in ("&&", "||") and left.is_const and isinstance(left.type, BoolT):
+            if (e.op == "&&") != bool(left.const):  # short-circuit
+                return const_val(bool(left.const), BoolT())
+            right = self.lower(e.right)
+            return right if isinstance(right.type, BoolT) else \
+                self._binary(e, left, right)
+        right = self.lower(e.right)
+        return self._binary(e, left, right)
+
+    def _binary(self, e: ast.Binary, left: Val, right: Val) -> Val:
+        op = e.op
+        for side in (left, right):
+            if side.type is None:
+                raise CompileError(e.span, f"operator '{op}' needs values")
+        operand, result = ops.binary_result_type(op, left.type, right.type, e.span)  # type: ignore[arg-type]
+        if op in ("<<", ">>") and isinstance(left.type, IntT) and not right.is_const:
+            raise CompileError(e.span, "shifting an int constant needs a constant amount")
+        if left.is_const and right.is_const:
+            lv, rv = left.const, right.const
+            if op not in ("<<", ">>", "++", "&&", "||"):
+                lv = self.convert(left, operand, e.span).const if \
+                    isinstance(left.type, IntT) and isinstance(operand, BitsT) else lv
+                rv = self.convert(right, operand, e.span).const if \
+                    isinstance(right.type, IntT) and isinstance(operand, BitsT) else rv
+            rw = right.type.width if isinstance(right.type, BitsT) else None
+            return const_val(ops.fold_binary(op, lv, rv, operand, result, e.span, rw), result)
+        if op in ("&&", "||"):
+            return Val(BoolT(), J.op(_JSON_OPS[op], left.cond(e.span), right.cond(e.span)))
+        if op in ("==", "!=") and isinstance(operand, BoolT):
+            return Val(BoolT(), J.op(op, left.data(e.span), right.data(e.span)))
+        if op in ("<<", ">>"):
+            ldata = left.data(e.span)
+            rdata = right.data(e.span)
+            raw = J.op(op, ldata, rdata)
+            return Val(result, self.fit(raw, result) if op == "<<" else raw)
+        if op == "++":
+            assert isinstance(right.type, BitsT) and isinstance(result, BitsT)
+            shifted = J.op("<<", left.data(e.span), J.hexstr(right.type.width, 32))
+            rdata = right.data(e.span)
+            if right.type.signed:
+                rdata = J.mask(rdata, right.type.width)
+            return Val(result, self.fit(J.op("|", shifted, rdata), result))
+        lconv = self.convert(left, operand, e.span) if isinstance(left.type, IntT) else left
+        rconv = self.convert(right, operand, e.span) if isinstance(right.type, IntT) else right
+        ldata, rdata = lconv.data(e.span), rconv.data(e.span)
+        if op in ops.COMPARE_OPS or op in ops.EQUALITY_OPS:
+            return Val(BoolT(), J.op(op, ldata, rdata))
+        if op in ("&", "|", "^"):
+            return Val(result, J.op(op, ldata, rdata))
+        if op == "-" and rconv.is_const and isinstance(result, BitsT) and not result.signed:
+            # a - c == a + (2^W - c) mod 2^W, as p4c writes it
+            neg = ops.wrap(-rconv.const, result)
+            return Val(result, self.fit(J.op("+", ldata, J.hexstr(neg, result.width)), result))
+        if op in ("+", "-", "*"):
+            return Val(result, self.fit(J.op(op, ldata, rdata), result))
+        if op in ("/", "%"):
+            return Val(result, J.op(op, ldata, rdata))
+        if op in ("|+|", "|-|"):
+            return Val(result, self._saturating(op, ldata, rdata, result))
+        raise CompileError(e.span, f"unsupported operator '{op}'")
+
+    def _saturating(self, op: str, left: J.Json, right: J.Json, t: P4Type) -> J.Json:
+        assert isinstance(t, BitsT)
+        if t.signed:
+            name = "sat_cast"
+            raw = J.op("+" if op == "|+|" else "-", left, right)
+            return J.op(name, raw, J.hexstr(t.width, 32))
+        if op == "|+|":
+            total = J.op("+", left, right)
+            return J.op("?", J.hexstr(t.mask, t.width), total,
+                        J.op(">", total, J.hexstr(t.mask, t.width)))
+        return J.op("?", J.op("-", left, right), J.hexstr(0, t.width), J.op(">", left, right))
+
+    def _Ternary(self, e: ast.Ternary) -> Val:
+        cond = self.lower(e.cond)
+        if not isinstance(cond.type, BoolT):
+            raise CompileError(e.cond.span, "the condition of '?:' must be bool")
+        then = self.lower(e.then)
+        other = self.lower(e.otherwise)
+        if cond.is_const:
+            return then if cond.const else other
+        if isinstance(then.type, IntT) and isinstance(other.type, IntT):
+            raise CompileError(e.span, "'?:' on int constants needs a width; insert a cast")
+        if isinstance(then.type, BoolT) and isinstance(other.type, BoolT):
+            t: P4Type = BoolT()
+            return Val(t, J.op("?", then.cond(e.span), other.cond(e.span), cond.cond(e.span)))
+        t = ops.unify("?:", then.type, other.type, e.span)  # type: ignore[arg-type]
+        then = self.convert(then, t, e.then.span)
+        other = self.convert(other, t, e.otherwise.span)
+        return Val(t, J.op("?", then.data(e.span), other.data(e.span), cond.cond(e.span)))
+
+    def _Cast(self, e: ast.Cast) -> Val:
+        target = self.resolve(e.type)
+        val = self.lower(e.expr)
+        return self.cast(val, target, e.span)
+
+    def cast(self, val: Val, target: P4Type, span: SourceSpan) -> Val:
+        src = val.type
+        if src == target:
+            return val
+        if isinstance(target, BitsT):
+            if isinstance(src, BoolT):
+                if target.width != 1:
+                    raise CompileError(span, f"cannot cast bool to {target.describe()}")
+                if val.is_const:
+                    return const_val(int(val.const), target)
+                return Val(target, val.data(span))
+            if isinstance(src, EnumT) and src.underlying is not None:
+                src_t = src.underlying
+                val = Val(src_t, val.json, val.const, val.ref)
+                return self.cast(val, target, span)
+            if isinstance(src, (BitsT, IntT)):
+                if val.is_const:
+                    return const_val(ops.wrap(val.const, target), target)
+                assert isinstance(src, BitsT)
+                data = val.data(span)
+                if target.signed != src.signed:
+                    if target.signed:
+                        masked = J.mask(data, target.width) if target.width < src.width else data
+                        return Val(target, J.op("two_comp_mod", masked,
+                                                J.hexstr(target.width, 32)))
+                    return Val(target, J.mask(data, target.width))
+                if target.width < src.width:
+                    return Val(target, self.fit(data, target))
+                if src.signed and target.width > src.width:
+                    return Val(target, J.op("two_comp_mod", data, J.hexstr(target.width, 32)))
+                return Val(target, data)
+        if isinstance(target, BoolT) and isinstance(src, BitsT) and src.width == 1:
+            if val.is_const:
+                return const_val(bool(val.const), BoolT())
+            return Val(BoolT(), J.op("d2b", None, val.data(span)))
+        if isinstance(target, IntT) and isinstance(src, (BitsT, IntT)) and val.is_const:
+            return const_val(val.const, IntT())
+        if isinstance(target, EnumT) and target.underlying is not None and \
+                isinstance(src, (BitsT, IntT)):
+            inner = self.cast(val, target.underlying, span)
+            return Val(target, inner.json, inner.const, inner.ref)
+        if isinstance(target, (StructT, HeaderT)) and isinstance(src, TupleT):
+            return Val(target, None, ref=val.ref)
+        raise CompileError(span, f"cannot cast {src.describe() if src else 'this'} to "
+                           f"{target.describe()}")
+
+    # ------------------------------------------------------------------ aggregates
+    def _ListExpression(self, e: ast.ListExpression) -> Val:
+        vals = [self.lower(x) for x in e.elements]
+        return Val(TupleT(tuple(v.type for v in vals)), None,  # type: ignore[misc]
+                   ref=("list", tuple(vals), e))
+
+    def _StructExpression(self, e: ast.StructExpression) -> Val:
+        vals = tuple((f.name, self.lower(f.value)) for f in e.fields)
+        t = self.resolve(e.type) if e.type is not None else TupleT(tuple(v.type for _, v in vals))  # type: ignore[misc]
+        return Val(t, None, ref=("struct", vals, e))
+
+    def _MethodCall(self, e: ast.MethodCall) -> Val:
+        if self.call_hook is None:
+            raise CompileError(e.span, "a method call is not a compile-time constant")
+        return self.call_hook(e, self)
+
+    def _ConstructorCall(self, e: ast.ConstructorCall) -> Val:
+        return Val(None, ref=("construct", e))
+
+
+def scalar_width(t: P4Type) -> int:
+    return bit_width(t)
+
+
+def is_header_like(t: P4Type | None) -> bool:
+    return isinstance(t, (HeaderT, UnionT, StackT))

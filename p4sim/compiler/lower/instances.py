@@ -1,0 +1,114 @@
+"""Instantiations inside controls and parsers: v1model extern objects and nested
+controls."""
+from __future__ import annotations
+
+from p4sim.compiler import ast
+from p4sim.compiler.control_plane import CounterInfo, MeterInfo, RegisterInfo
+from p4sim.compiler.errors import CompileError
+from p4sim.compiler.lower import ir
+from p4sim.compiler.lower.arguments import bind_arguments
+from p4sim.compiler.lower.context import ControlInstance, ExternObj, Lowering
+from p4sim.compiler.lower.expressions import ExprLowerer
+from p4sim.compiler.lower.naming import cp_extras, qualified
+from p4sim.compiler.lower.text import source_info
+from p4sim.compiler.lower.v1model import enum_member
+from p4sim.compiler.semantic.scope import DeclBinding, Scope
+from p4sim.compiler.semantic.types import ExternT, bit_width
+
+_COUNTER_UNITS = {"packets": "PACKETS", "bytes": "BYTES", "packets_and_bytes": "BOTH"}
+_METER_UNITS = {"packets": "PACKETS", "bytes": "BYTES"}
+
+
+def instantiate(lw: Lowering, decl: ast.Instantiation, scope: Scope, prefix: str):
+    """The binding for ``T(args) name;`` declared in a control or parser."""
+    if not isinstance(decl.type, ast.NamedType):
+        raise CompileError(decl.span, "unsupported instantiation")
+    binding = scope.lookup(decl.type.name)
+    if not isinstance(binding, DeclBinding):
+        raise CompileError(decl.type.span, f"unknown type '{decl.type.name}'")
+    target = binding.decl
+    name = qualified(prefix, decl.name, decl.annotations)
+    if isinstance(target, ast.ControlDecl):
+        if target.is_type_decl:
+            raise CompileError(decl.span, f"'{target.name}' is only a control type")
+        return ControlInstance(name, target, binding.scope, decl.args)
+    if isinstance(target, ast.ExternDecl):
+        ex = ExprLowerer(scope)
+        type_args = tuple(ex.resolve(t) for t in decl.type.type_args)
+        return make_extern(lw, decl, target, name, type_args, ex)
+    raise CompileError(decl.span, f"instantiating '{decl.type.name}' here is not supported")
+
+
+def _ctor_args(decl: ast.Instantiation, target: ast.ExternDecl) -> list:
+    ctors = [m for m in target.methods if m.return_type is None and m.name == target.name]
+    for ctor in ctors:
+        if len(ctor.params) == len(decl.args):
+            return bind_arguments(ctor.params, decl.args, f"'{target.name}'", decl.span)
+    if ctors:
+        counts = sorted({len(c.params) for c in ctors})
+        raise CompileError(decl.span, f"wrong number of arguments: '{target.name}' expects "
+                           f"{' or '.join(map(str, counts))}, got {len(decl.args)}")
+    return [a.value for a in decl.args]
+
+
+def make_extern(lw: Lowering, decl: ast.Instantiation, target: ast.ExternDecl, name: str,
+                type_args: tuple, ex: ExprLowerer) -> ExternObj:
+    kind = target.name
+    args = _ctor_args(decl, target)
+    obj = ExternObj(name, kind, decl, type_args)
+    extras = cp_extras(decl.annotations)
+    si = source_info(decl, decl.name)
+    program = lw.program
+    if kind == "counter":
+        size = ex.const_int(args[0])
+        unit = _COUNTER_UNITS[enum_member(ex.lower(args[1]), "CounterType", args[1].span)]
+        obj.ir = ir.CounterIR(name, len(program.counters), size, False, source_info=si)
+        program.counters.append(obj.ir)
+        lw.cp.counters.append(CounterInfo(name, unit, size, **extras))
+    elif kind == "direct_counter":
+        unit = _COUNTER_UNITS[enum_member(ex.lower(args[0]), "CounterType", args[0].span)]
+        obj.info.update(unit=unit, extras=extras)
+        obj.ir = ir.CounterIR(name, -1, 0, True, source_info=si)
+    elif kind == "meter":
+        size = ex.const_int(args[0])
+        mtype = enum_member(ex.lower(args[1]), "MeterType", args[1].span)
+        obj.ir = ir.MeterIR(name, len(program.meters), size, mtype, False, source_info=si)
+        program.meters.append(obj.ir)
+        lw.cp.meters.append(MeterInfo(name, _METER_UNITS[mtype], size, **extras))
+    elif kind == "direct_meter":
+        mtype = enum_member(ex.lower(args[0]), "MeterType", args[0].span)
+        obj.info.update(unit=_METER_UNITS[mtype], extras=extras)
+        obj.ir = ir.MeterIR(name, -1, 0, mtype, True, source_info=si)
+    elif kind == "register":
+        if not type_args:
+            raise CompileError(decl.span, "register needs a type argument: register<T>")
+        size = ex.const_int(args[0])
+        width = bit_width(type_args[0])
+        obj.ir = ir.RegisterIR(name, len(program.registers), size, width, source_info=si)
+        program.registers.append(obj.ir)
+        lw.cp.registers.append(RegisterInfo(name, width, size, **extras))
+    elif kind == "action_profile":
+        obj.info.update(size=ex.const_int(args[0]), extras=extras)
+    elif kind == "action_selector":
+        algo = enum_member(ex.lower(args[0]), "HashAlgorithm", args[0].span)
+        obj.info.update(size=ex.const_int(args[1]), algo=algo, extras=extras,
+                        output_width=ex.const_int(args[2]) if len(args) > 2 else None)
+    else:
+        obj.info["extern_decl"] = target
+        attrs = []
+        for param_decl, arg in zip(_ctor_params(target, decl), args):
+            val = ex.lower(arg)
+            if val.is_const and not isinstance(val.const, bool):
+                attrs.append({"name": param_decl.name, "type": "hexstr",
+                              "value": hex(val.const)})
+        program.extern_instances.append(ir.ExternInstanceIR(
+            name, len(program.extern_instances), kind, attrs))
+    lw.extern_objects[name] = obj
+    return obj
+
+
+def _ctor_params(target: ast.ExternDecl, decl: ast.Instantiation):
+    for m in target.methods:
+        if m.return_type is None and m.name == target.name and len(m.params) == len(decl.args):
+            return m.params
+    return ()

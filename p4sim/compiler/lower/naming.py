@@ -1,0 +1,64 @@
+"""Fully qualified names and control-plane annotations, as p4c spells them."""
+from __future__ import annotations
+
+from p4sim.compiler import ast
+from p4sim.compiler.control_plane import Annot
+
+HIDDEN_ANNOTATIONS = {"name", "id", "brief", "description", "defaultonly", "tableonly",
+                      "hidden", "field_list", "optional"}
+
+
+def annotation(annotations: ast.Annotations, name: str) -> ast.Annotation | None:
+    for a in annotations:
+        if a.name == name:
+            return a
+    return None
+
+
+def string_arg(a: ast.Annotation | None) -> str | None:
+    if a is None:
+        return None
+    if a.args and isinstance(a.args[0], ast.StringLiteral):
+        return a.args[0].value
+    if a.body:
+        text = a.body.strip()
+        if len(text) >= 2 and text[0] == text[-1] == '"':
+            return text[1:-1]
+    return None
+
+
+def int_arg(a: ast.Annotation | None) -> int | None:
+    if a is None:
+        return None
+    if a.args and isinstance(a.args[0], ast.IntLiteral):
+        return a.args[0].value
+    if a.body:
+        try:
+            return int(a.body.strip(), 0)
+        except ValueError:
+            return None
+    return None
+
+
+def qualified(prefix: str, decl_name: str, annotations: ast.Annotations) -> str:
+    """``prefix.name``, honouring ``@name`` (a leading dot makes it global)."""
+    override = string_arg(annotation(annotations, "name"))
+    name = override if override is not None else decl_name
+    if name.startswith("."):
+        return name[1:]
+    return f"{prefix}.{name}" if prefix else name
+
+
+def cp_annotations(annotations: ast.Annotations) -> tuple[Annot, ...]:
+    return tuple(Annot(a.name, a.body) for a in annotations
+                 if a.name not in HIDDEN_ANNOTATIONS)
+
+
+def cp_extras(annotations: ast.Annotations) -> dict:
+    """fixed_id / doc fields for a control-plane object."""
+    return {
+        "annotations": cp_annotations(annotations),
+        "fixed_id": int_arg(annotation(annotations, "id")),
+        "doc_brief": string_arg(annotation(annotations, "brief")),
+        "doc_description": string_arg(annotation(annotations, "description")),
+    }

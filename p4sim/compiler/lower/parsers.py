@@ -1,0 +1,211 @@
+"""Parser lowering: states, parser operations and select transitions."""
+from __future__ import annotations
+
+from typing import Any
+
+from p4sim.compiler import ast
+from p4sim.compiler.control_plane import MatchFieldInfo, ValueSetInfo
+from p4sim.compiler.errors import CompileError
+from p4sim.compiler.lower import ir
+from p4sim.compiler.lower import jsonexpr as J
+from p4sim.compiler.lower.context import Lowering, ValueSetObj
+from p4sim.compiler.lower.controls import declare_local
+from p4sim.compiler.lower.naming import cp_extras, qualified
+from p4sim.compiler.lower.statements import StatementLowerer
+from p4sim.compiler.lower.storage import FieldRef
+from p4sim.compiler.semantic.scope import Scope
+from p4sim.compiler.semantic.types import BitsT, BoolT, EnumT, ErrorT, bit_width
+
+PARSER_OPS = {"extract", "extract_VL", "set", "verify", "advance", "shift", "primitive"}
+
+
+def to_parser_ops(prims: list[dict]) -> list[dict]:
+    ops = []
+    for p in prims:
+        if p["op"] in PARSER_OPS and "source_info" not in p or p["op"] == "verify":
+            ops.append(p)
+        elif p["op"] == "assign":
+            ops.append({"parameters": p["parameters"], "op": "set"})
+        else:
+            ops.append({"parameters": [p], "op": "primitive"})
+    return ops
+
+
+def lower_parser(lw: Lowering, decl: ast.ParserDecl, decl_scope: Scope,
+                 bindings: dict[str, Any]) -> ir.ParserIR:
+    prefix = decl.name
+    scope = decl_scope.child(prefix)
+    for name, binding in bindings.items():
+        scope.declare(name, binding)
+    prelude: list[ast.Statement] = []
+    for local in decl.locals:
+        if isinstance(local, ast.ValueSetDecl):
+            scope.declare(local.name, value_set(lw, local, scope, prefix))
+        else:
+            declare_local(lw, local, scope, prefix, prelude)
+    names = [s.name for s in decl.states]
+    if "start" not in names:
+        raise CompileError(decl.span, f"parser '{decl.name}' has no 'start' state")
+    for s in decl.states:
+        if names.count(s.name) > 1:
+            raise CompileError(s.span, f"state '{s.name}' is declared twice")
+        if s.name in ("accept", "reject"):
+            raise CompileError(s.span, f"'{s.name}' is a reserved state name")
+    parser = ir.ParserIR("parser", len(lw.program.parsers), "start")
+    for state in decl.states:
+        stmts = list(state.statements)
+        if state.name == "start":
+            stmts = prelude + stmts
+        parser.states.append(lower_state(lw, state, stmts, scope, set(names)))
+    lw.program.parsers.append(parser)
+    return parser
+
+
+def value_set(lw: Lowering, decl: ast.ValueSetDecl, scope: Scope, prefix: str) -> ValueSetObj:
+    body = StatementLowerer(lw, scope, "parser")
+    t = body.expr.resolve(decl.element_type)
+    if not isinstance(t, BitsT):
+        raise CompileError(decl.element_type.span, "only value_set<bit<W>> is supported")
+    size = body.expr.const_int(decl.size)
+    name = qualified(prefix, decl.name, decl.annotations)
+    vs = ir.ParseVsetIR(name, len(lw.program.parse_vsets), t.width, size)
+    lw.program.parse_vsets.append(vs)
+    lw.cp.value_sets.append(ValueSetInfo(name, (MatchFieldInfo("", t.width, "exact"),), size,
+                                         **cp_extras(decl.annotations)))
+    return ValueSetObj(name, vs, t)
+
+
+def lower_state(lw: Lowering, state: ast.ParserState, stmts: list[ast.Statement],
+                scope: Scope, names: set[str]) -> ir.ParseStateIR:
+    body = StatementLowerer(lw, scope.child(), "parser")
+    body.statements(stmts)
+    out = ir.ParseStateIR(state.name, lw.state_ids.next())
+    t = state.transition
+    if t is None:
+        out.ops = to_parser_ops(body.out)
+        out.transitions = [{"type": "default", "value": None, "mask": None,
+                            "next_state": None}]
+        lw.warn(state.span, f"state '{state.name}' has no transition; treated as "
+                "'transition accept' (BMv2 has no reject)")
+        return out
+    if isinstance(t, ast.Name):
+        out.ops = to_parser_ops(body.out)
+        out.transitions = [{"type": "default", "value": None, "mask": None,
+                            "next_state": next_state(lw, t.name, t, names)}]
+        return out
+    if not isinstance(t, ast.SelectExpression):
+        raise CompileError(t.span, "a transition must name a state or be a select")
+    keys = []
+    widths = []
+    for e in t.exprs:
+        val = body.expr.lower(e)
+        if not isinstance(val.type, (BitsT, BoolT, EnumT, ErrorT)):
+            raise CompileError(e.span, "select keys must be bit<W>, bool, enum or error")
+        width = bit_width(val.type)
+        if isinstance(val.ref, FieldRef):
+            keys.append(val.ref.json())
+        else:
+            temp = lw.layout.temp(BitsT(width))
+            body.out.append({"op": "assign", "parameters": [
+                J.as_param(temp.json()), J.as_param(val.data(e.span, width))]})
+            keys.append(temp.json())
+        widths.append((width, val.type))
+    out.ops = to_parser_ops(body.out)
+    out.transition_key = keys
+    for case in t.cases:
+        out.transitions.extend(transitions(lw, body, case, widths, names))
+    return out
+
+
+def next_state(lw: Lowering, name: str, node: ast.Node, names: set[str]) -> str | None:
+    if name == "accept":
+        return None
+    if name == "reject":
+        lw.warn(node.span, "explicit transition to reject is not supported on BMv2; it "
+                "is treated as accept with parser_error unchanged")
+        return None
+    if name not in names:
+        raise CompileError(node.span, f"unknown parser state '{name}'")
+    return name
+
+
+def transitions(lw: Lowering, body: StatementLowerer, case: ast.SelectCase, widths,
+                names: set[str]) -> list[dict]:
+    target = next_state(lw, case.next_state, case, names)
+    keyset = case.keyset
+    if isinstance(keyset, ast.DefaultExpression) or isinstance(keyset, ast.DontCare) and \
+            len(widths) == 1:
+        return [{"type": "default", "value": None, "mask": None, "next_state": target}]
+    elements = list(keyset.elements) if isinstance(keyset, ast.ListExpression) else [keyset]
+    if len(elements) != len(widths):
+        raise CompileError(keyset.span, f"keyset has {len(elements)} values but select has "
+                           f"{len(widths)} keys")
+    if len(elements) == 1 and isinstance(elements[0], ast.Name):
+        binding = body.scope.lookup(elements[0].name)
+        if isinstance(binding, ValueSetObj):
+            if binding.ir.bitwidth != widths[0][0]:
+                raise CompileError(keyset.span, "value set width differs from the key")
+            return [{"type": "parse_vset", "value": binding.name, "mask": None,
+                     "next_state": target}]
+    # each element expands to a list of (value, mask) pairs (ranges become several)
+    alternatives: list[list[tuple[int, int | None]]] = []
+    for e, (width, _) in zip(elements, widths):
+        alternatives.append(element_matches(body, e, width))
+    combos: list[list[tuple[int, int | None]]] = [[]]
+    for alt in alternatives:
+        combos = [c + [a] for c in combos for a in alt]
+    out = []
+    for combo in combos:
+        value_hex, mask_hex, any_mask = "", "", False
+        for (value, mask), (width, _) in zip(combo, widths):
+            nbytes = (width + 7) // 8
+            value_hex += format(value, f"0{nbytes * 2}x")
+            if mask is not None:
+                any_mask = True
+            mask_hex += format(mask if mask is not None else (1 << width) - 1,
+                               f"0{nbytes * 2}x")
+        out.append({"type": "hexstr", "value": "0x" + value_hex,
+                    "mask": "0x" + mask_hex if any_mask else None, "next_state": target})
+    return out
+
+
+def element_matches(body: StatementLowerer, e: ast.Expression, width: int
+                    ) -> list[tuple[int, int | None]]:
+    full = (1 << width) - 1
+    if isinstance(e, (ast.DontCare, ast.DefaultExpression)):
+        return [(0, 0)]
+    if isinstance(e, ast.Binary) and e.op == "&&&":
+        value, mask = _const(body, e.left, width), _const(body, e.right, width)
+        return [(value & mask, mask)]
+    if isinstance(e, ast.Binary) and e.op == "..":
+        lo, hi = _const(body, e.left, width), _const(body, e.right, width)
+        if lo > hi:
+            return []
+        return range_to_masks(lo, hi, width)
+    return [(_const(body, e, width), None)]
+
+
+def _const(body: StatementLowerer, e: ast.Expression, width: int) -> int:
+    val = body.expr.lower(e)
+    if not val.is_const:
+        raise CompileError(e.span, "select case values must be constants")
+    v = int(val.const)
+    if isinstance(val.type, BitsT) and val.type.width != width:
+        raise CompileError(e.span, f"case value has type {val.type.describe()} but the key "
+                           f"is {width} bits wide")
+    if v < 0 or v >> width:
+        raise CompileError(e.span, f"value {v} does not fit in the {width}-bit key")
+    return v
+
+
+def range_to_masks(lo: int, hi: int, width: int) -> list[tuple[int, int]]:
+    """Cover [lo, hi] with aligned power-of-two blocks (value, mask)."""
+    full = (1 << width) - 1
+    out = []
+    while lo <= hi:
+        size = lo & -lo if lo else 1 << width
+        while size > hi - lo + 1:
+            size >>= 1
+        out.append((lo, full ^ (size - 1)))
+        lo += size
+    return out

@@ -1,0 +1,212 @@
+"""Whole-program lowering for the v1model architecture (V1Switch package)."""
+from __future__ import annotations
+
+from typing import Any
+
+from p4sim.compiler import ast
+from p4sim.compiler.control_plane import ControllerHeaderInfo, StructMemberInfo
+from p4sim.compiler.errors import CompileError
+from p4sim.compiler.lower import ir
+from p4sim.compiler.lower.checksums import lower_checksum_control
+from p4sim.compiler.lower.context import Lowering, PacketRef
+from p4sim.compiler.lower.controls import ControlGraph
+from p4sim.compiler.lower.deparser import lower_deparser
+from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly
+from p4sim.compiler.lower.naming import annotation, cp_extras, string_arg
+from p4sim.compiler.lower.parsers import lower_parser
+from p4sim.compiler.lower.storage import HeaderRef, StructRef, leaves
+from p4sim.compiler.semantic.scope import DeclBinding, GlobalInfo, Scope, build_global_scope
+from p4sim.compiler.semantic.types import (
+    BitsT, FieldT, HeaderT, StackT, StructT, UnionT, bit_width)
+
+V1SWITCH_ROLES = ("parser", "verify_checksum", "ingress", "egress", "compute_checksum",
+                  "deparser")
+BUILTIN_FILES = ("core.p4", "v1model.p4")
+
+
+def const_eval(e: ast.Expression, scope: Scope):
+    return ExprLowerer(scope).const_eval(e, scope)
+
+
+def lower_program(program: ast.Program, program_file: str) -> Lowering:
+    info = build_global_scope(program, const_eval)
+    lw = Lowering(info, program_file)
+    blocks = _main_blocks(info)
+    parser_decl, parser_scope = blocks["parser"]
+    header_t, meta_t = _header_and_meta_types(parser_decl, parser_scope)
+    std_t = _standard_metadata(info)
+    _allocate(lw, header_t, meta_t, std_t)
+    _field_lists(lw, meta_t)
+    _controller_headers(lw, info)
+    _lower_blocks(lw, blocks)
+    lw.program.errors = [(name, i) for i, name in enumerate(info.errors)]
+    lw.program.enums = [(e.name, list(zip(e.members, e.values))) for e in info.enums
+                        if e.underlying is None and e.name not in _builtin_enum_names(program)]
+    lw.layout.finish_scalars()
+    return lw
+
+
+def _builtin_enum_names(program: ast.Program) -> set[str]:
+    return {d.name for d in program.declarations
+            if isinstance(d, ast.EnumDecl) and d.span.file.endswith(BUILTIN_FILES)}
+
+
+def _main_blocks(info: GlobalInfo) -> dict[str, tuple[Any, Scope]]:
+    main = info.main
+    if main is None:
+        raise CompileError(None, "the program has no 'main' package instantiation")
+    if not isinstance(main.type, ast.NamedType) or main.type.name != "V1Switch":
+        name = main.type.name if isinstance(main.type, ast.NamedType) else "?"
+        raise CompileError(main.span, f"unsupported architecture package '{name}'; "
+                           "only v1model's V1Switch is supported")
+    if len(main.args) != 6:
+        raise CompileError(main.span, f"wrong number of arguments: V1Switch expects 6, got "
+                           f"{len(main.args)}")
+    blocks = {}
+    scope = info.scope
+    for role, arg in zip(V1SWITCH_ROLES, main.args):
+        value = arg.value
+        if isinstance(value, ast.ConstructorCall) and isinstance(value.type, ast.NamedType):
+            name, ctor_args = value.type.name, value.args
+        elif isinstance(value, ast.MethodCall) and isinstance(value.target, ast.Name):
+            name, ctor_args = value.target.name, value.args
+        elif isinstance(value, ast.Name):
+            inst = scope.lookup(value.name)
+            if not isinstance(inst, DeclBinding) or not isinstance(inst.decl, ast.Instantiation):
+                raise CompileError(value.span, f"'{value.name}' is not an instance")
+            name, ctor_args = inst.decl.type.name, inst.decl.args  # type: ignore[attr-defined]
+        else:
+            raise CompileError(value.span, f"unsupported V1Switch argument for the {role}")
+        binding = scope.lookup(name)
+        if not isinstance(binding, DeclBinding) or not isinstance(
+                binding.decl, (ast.ParserDecl, ast.ControlDecl)) or binding.decl.is_type_decl:
+            raise CompileError(value.span, f"'{name}' is not a parser or control")
+        want = ast.ParserDecl if role == "parser" else ast.ControlDecl
+        if not isinstance(binding.decl, want):
+            raise CompileError(value.span, f"the {role} of V1Switch must be a "
+                               f"{'parser' if role == 'parser' else 'control'}")
+        if ctor_args:
+            raise CompileError(value.span, "constructor arguments for top-level blocks are "
+                               "not supported")
+        blocks[role] = (binding.decl, binding.scope)
+    return blocks
+
+
+def _header_and_meta_types(decl: ast.ParserDecl, scope: Scope):
+    if len(decl.params) != 4:
+        raise CompileError(decl.span, f"the V1Switch parser needs 4 parameters, "
+                           f"'{decl.name}' has {len(decl.params)}")
+    ex = ExprLowerer(scope)
+    header_t = ex.resolve(decl.params[1].type)
+    meta_t = ex.resolve(decl.params[2].type)
+    if not isinstance(header_t, StructT):
+        raise CompileError(decl.params[1].span, "the headers parameter must be a struct")
+    if not isinstance(meta_t, StructT):
+        raise CompileError(decl.params[2].span, "the metadata parameter must be a struct")
+    return header_t, meta_t
+
+
+def _standard_metadata(info: GlobalInfo) -> StructT:
+    binding = info.scope.lookup("standard_metadata_t")
+    if binding is None:
+        raise CompileError(None, "standard_metadata_t is not declared; include <v1model.p4>")
+    return binding.type
+
+
+def _allocate(lw: Lowering, header_t: StructT, meta_t: StructT, std_t: StructT) -> None:
+    layout = lw.layout
+    layout.used_names.add("scalars")
+    fields = list(std_t.fields)
+    total = sum(bit_width(f.type) for f in fields)
+    if total % 8:
+        fields.append(FieldT("_padding", BitsT(8 - total % 8)))
+        layout.used_names.add("_padding")
+    std_header = HeaderT("standard_metadata", tuple(fields))
+    lw.std_meta = layout.header("standard_metadata", std_header, metadata=True)
+    lw.hdr_ref = layout.storage("hdr", header_t, scalar_prefix=header_t.name)
+    lw.meta_ref = layout.storage("meta", meta_t, scalar_prefix=meta_t.name)
+    std_members = tuple((f.name, lw.std_meta.field(f.name)) for f in std_t.fields)
+    lw.std_ref = StructRef(std_t, std_members)
+
+
+def _field_lists(lw: Lowering, meta_t: StructT) -> None:
+    for leaf, annotations in _annotated_fields(lw.meta_ref, meta_t):
+        ann = annotation(annotations, "field_list")
+        if ann is None:
+            continue
+        indexes = [a.value for a in ann.args if isinstance(a, ast.IntLiteral)]
+        if not indexes and ann.body:
+            indexes = [int(x.strip(), 0) for x in ann.body.split(",") if x.strip()]
+        for index in indexes:
+            fl = lw.field_list_by_index.get(index)
+            if fl is None:
+                fl = ir.FieldListIR(f"field_list{index}", index, [])
+                lw.field_list_by_index[index] = fl
+                lw.program.field_lists.append(fl)
+            fl.elements.append(leaf.json())
+    lw.program.field_lists.sort(key=lambda f: f.id)
+
+
+def _annotated_fields(ref: StructRef, t: StructT):
+    for f in t.fields:
+        member = ref.member(f.name)
+        if isinstance(member, StructRef) and isinstance(f.type, StructT):
+            yield from _annotated_fields(member, f.type)
+        elif hasattr(member, "json") and not isinstance(member, HeaderRef):
+            yield member, f.annotations
+
+
+def _controller_headers(lw: Lowering, info: GlobalInfo) -> None:
+    for binding in info.scope.names.values():
+        t = getattr(binding, "type", None)
+        if not isinstance(t, HeaderT):
+            continue
+        name = string_arg(annotation(t.annotations, "controller_header"))
+        if name is None:
+            continue
+        lw.cp.controller_headers.append(ControllerHeaderInfo(
+            name, tuple(StructMemberInfo(f.name, bit_width(f.type)) for f in t.fields),
+            **cp_extras(t.annotations)))
+
+
+def _bindings(lw: Lowering, decl, role: str) -> dict[str, Any]:
+    """Parameter name -> storage for a V1Switch block: packet, then headers, then
+    metadata, then standard metadata, by position as V1Switch declares them."""
+    out: dict[str, Any] = {}
+    data = [lw.hdr_ref, lw.meta_ref]
+    for p in decl.params:
+        tname = p.type.name if isinstance(p.type, ast.NamedType) else ""
+        if tname in ("packet_in", "packet_out"):
+            out[p.name] = PacketRef(tname)
+        elif tname == "standard_metadata_t":
+            out[p.name] = lw.std_ref
+        elif data:
+            out[p.name] = data.pop(0)
+        else:
+            raise CompileError(p.span, f"unexpected parameter '{p.name}' for the {role}")
+        if p.direction == "in":
+            out[p.name] = ReadOnly(out[p.name], f"'{p.name}' is an in parameter")
+    return out
+
+
+def _lower_blocks(lw: Lowering, blocks: dict[str, tuple[Any, Scope]]) -> None:
+    decl, scope = blocks["parser"]
+    lower_parser(lw, decl, scope, _bindings(lw, decl, "parser"))
+    for role in ("ingress", "egress"):
+        decl, scope = blocks[role]
+        pipeline = ir.PipelineIR(role, len(lw.program.pipelines),
+                                 source_info={"filename": decl.span.file,
+                                              "line": decl.span.line,
+                                              "column": decl.span.col,
+                                              "source_fragment": decl.name})
+        lw.current_pipeline = pipeline
+        if len(decl.params) != 3:
+            raise CompileError(decl.span, f"the V1Switch {role} control needs 3 parameters")
+        ControlGraph(lw, pipeline).lower_control(decl, scope, decl.name,
+                                                 _bindings(lw, decl, role))
+        lw.program.pipelines.append(pipeline)
+    decl, scope = blocks["deparser"]
+    lower_deparser(lw, decl, scope, _bindings(lw, decl, "deparser"))
+    for role, verify in (("compute_checksum", False), ("verify_checksum", True)):
+        decl, scope = blocks[role]
+        lower_checksum_control(lw, decl, scope, _bindings(lw, decl, role), verify)

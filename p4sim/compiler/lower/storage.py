@@ -1,0 +1,129 @@
+"""References to run-time storage: what a P4 lvalue path lowers to.
+
+Struct-typed parameters (``hdr``, ``meta``) are trees of references; leaves are header
+instances, stacks, unions and fields of BMv2 header instances (metadata lives in the
+``scalars`` instance). Binding a parameter name to such a tree is how controls,
+actions and functions are inlined.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from p4sim.compiler.lower import jsonexpr as J
+from p4sim.compiler.semantic.types import HeaderT, P4Type, StackT, StructT, UnionT
+
+
+@dataclass(frozen=True)
+class FieldRef:
+    header: str
+    field: str
+    type: P4Type
+
+    def json(self) -> J.Json:
+        return J.field(self.header, self.field)
+
+
+@dataclass(frozen=True)
+class DynFieldRef:
+    """A field of a header chosen at run time (stack element with variable index)."""
+
+    header_json: J.Json
+    offset: int
+    type: P4Type
+
+    def json(self) -> J.Json:
+        return {"type": "expression", "value": {"op": "access_field", "left":
+                                                self.header_json, "right": self.offset}}
+
+
+@dataclass(frozen=True)
+class HeaderRef:
+    name: str
+    type: HeaderT
+
+    def json(self) -> J.Json:
+        return {"type": "header", "value": self.name}
+
+    def field(self, name: str) -> FieldRef | None:
+        t = self.type.field_type(name)
+        return FieldRef(self.name, name, t) if t is not None else None
+
+    def valid(self) -> FieldRef:
+        from p4sim.compiler.semantic.types import BitsT
+        return FieldRef(self.name, "$valid$", BitsT(1))
+
+
+@dataclass(frozen=True)
+class DynHeaderRef:
+    """A stack element selected by a run-time index."""
+
+    stack: "StackRef"
+    index_json: J.Json
+
+    @property
+    def type(self) -> HeaderT:
+        return self.stack.type.element  # type: ignore[return-value]
+
+    def json(self) -> J.Json:
+        return J.op("dereference_header_stack", self.stack.json(), self.index_json)
+
+    def field(self, name: str) -> DynFieldRef | None:
+        for i, f in enumerate(self.type.fields):
+            if f.name == name:
+                return DynFieldRef(self.json(), i, f.type)
+        return None
+
+
+@dataclass(frozen=True)
+class StackRef:
+    name: str
+    type: StackT
+    elements: tuple[Any, ...]  # HeaderRef or UnionRef per index
+
+    def json(self) -> J.Json:
+        kind = "header_union_stack" if isinstance(self.type.element, UnionT) else "header_stack"
+        return {"type": kind, "value": self.name}
+
+
+@dataclass(frozen=True)
+class UnionRef:
+    name: str
+    type: UnionT
+    members: tuple[tuple[str, HeaderRef], ...]
+
+    def json(self) -> J.Json:
+        return {"type": "header_union", "value": self.name}
+
+    def member(self, name: str) -> HeaderRef | None:
+        return dict(self.members).get(name)
+
+
+@dataclass(frozen=True)
+class StructRef:
+    type: StructT
+    members: tuple[tuple[str, Any], ...]
+
+    def member(self, name: str) -> Any:
+        return dict(self.members).get(name)
+
+
+@dataclass(frozen=True)
+class ParamRef:
+    """An action parameter (control-plane runtime data)."""
+
+    index: int
+    type: P4Type
+
+    def json(self) -> J.Json:
+        return {"type": "local", "value": self.index}
+
+
+def leaves(ref: Any) -> list[Any]:
+    """Every header/stack/union/field reachable from ``ref``, in declaration order."""
+    if isinstance(ref, StructRef):
+        out: list[Any] = []
+        for _, member in ref.members:
+            out.extend(leaves(member))
+        return out
+    return [ref]

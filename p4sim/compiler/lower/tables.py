@@ -1,0 +1,411 @@
+"""Table declarations: keys, action copies, default action, entries, attached
+resources (action profiles/selectors, direct counters and meters)."""
+from __future__ import annotations
+
+from typing import Any
+
+from p4sim.compiler import ast
+from p4sim.compiler.control_plane import (
+    ActionInfo, ActionParamInfo, ActionProfileInfo, ActionRefInfo, CounterInfo,
+    MatchFieldInfo, MeterInfo, TableInfo)
+from p4sim.compiler.errors import CompileError
+from p4sim.compiler.lower import ir
+from p4sim.compiler.lower import jsonexpr as J
+from p4sim.compiler.lower.context import ExternObj, Lowering, TableObj
+from p4sim.compiler.lower.expressions import ExprLowerer
+from p4sim.compiler.lower.naming import annotation, cp_annotations, cp_extras, qualified
+from p4sim.compiler.lower.statements import StatementLowerer
+from p4sim.compiler.lower.storage import FieldRef, HeaderRef, ParamRef
+from p4sim.compiler.lower.text import expr_text, source_info
+from p4sim.compiler.semantic.scope import DeclBinding, Scope
+from p4sim.compiler.semantic.types import BitsT, BoolT, EnumT, ErrorT, bit_width
+
+MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional", "selector")
+
+
+def action_name(decl: ast.ActionDecl, decl_scope: Scope) -> str:
+    return qualified(decl_scope.prefix, decl.name, decl.annotations)
+
+
+def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope) -> ir.ActionIR:
+    """One BMv2 copy of a P4 action: parameters become runtime data."""
+    scope = decl_scope.child()
+    runtime: list[tuple[str, int]] = []
+    params = []
+    body = StatementLowerer(lw, scope)
+    for p in decl.params:
+        t = body.expr.resolve(p.type)
+        if p.direction:
+            raise CompileError(p.span, f"parameter '{p.name}' of action '{decl.name}' has a "
+                               "direction; actions called from tables take only "
+                               "directionless parameters")
+        if not isinstance(t, (BitsT, BoolT, EnumT)):
+            raise CompileError(p.span, f"action parameter '{p.name}' cannot have type "
+                               f"{t.describe()}")
+        scope.declare(p.name, ParamRef(len(runtime), t))
+        runtime.append((p.name, bit_width(t)))
+        params.append(ActionParamInfo(p.name, bit_width(t), **cp_extras(p.annotations)))
+    body.return_jumps.append([])
+    body.return_targets.append(None)
+    body.statements(decl.body.statements)
+    from p4sim.compiler.lower.calls import _patch_returns
+    _patch_returns(body)
+    name = action_name(decl, decl_scope)
+    action = lw.new_action(name, runtime, body.out)
+    if name not in lw.cp_actions:
+        info = ActionInfo(name, tuple(params), **cp_extras(decl.annotations))
+        lw.cp_actions[name] = info
+        lw.cp.actions.append(info)
+    return action
+
+
+def find_action(scope: Scope, ref: ast.ActionRef, table: str) -> tuple[ast.ActionDecl, Scope]:
+    name = ref.name
+    binding = scope.root().lookup(name[1:]) if name.startswith(".") else scope.lookup(name)
+    if not isinstance(binding, DeclBinding) or not isinstance(binding.decl, ast.ActionDecl):
+        raise CompileError(ref.span, f"unknown action '{name}' in table '{table}'")
+    return binding.decl, binding.scope
+
+
+class TableLowering:
+    def __init__(self, lw: Lowering, table: TableObj, pipeline: ir.PipelineIR):
+        self.lw = lw
+        self.table = table
+        self.decl = table.decl
+        self.scope: Scope = table.scope
+        self.pipeline = pipeline
+        self.ex = ExprLowerer(self.scope, _pure_calls)
+        self.props: dict[str, ast.TableProperty] = {}
+        for p in self.decl.properties:
+            if p.name in self.props:
+                raise CompileError(p.span, f"table property '{p.name}' is given twice")
+            self.props[p.name] = p
+        self.key_prelude: list[ast.Statement] = []
+
+    def build(self) -> tuple[ir.TableIR, list[tuple[ast.Expression, Any]]]:
+        """The TableIR and the key expressions that need computing into temporaries
+        before the table is applied."""
+        name = self.table.name
+        keys, match_fields, selector_inputs, temps = self._keys()
+        actions, refs, action_ids = self._actions()
+        kinds = {k["match_type"] for k in keys}
+        match_type = "range" if "range" in kinds else "ternary" if "ternary" in kinds else \
+            "lpm" if "lpm" in kinds else "exact"
+        t = ir.TableIR(name, self.lw.table_ids.next(), keys, match_type,
+                       [(a.name, a.id) for a in actions],
+                       source_info=source_info(self.decl, self.decl.name))
+        size_prop = self.props.get("size")
+        size = self._const(size_prop, "size") if size_prop else None
+        entries_prop = self.props.get("entries")
+        t.max_size = size if size is not None else (
+            len(entries_prop.entries or ()) if entries_prop and entries_prop.is_const else 1024)
+        implementation = self._implementation(t, selector_inputs)
+        direct = self._direct_resources(t, size or 1024)
+        timeout = self.props.get("support_timeout")
+        if timeout is not None:
+            t.support_timeout = bool(self._const(timeout, "support_timeout", boolean=True))
+        const_default = self._default_entry(t, actions, action_ids, implementation)
+        if entries_prop is not None:
+            t.entries = self._entries(entries_prop, keys, match_fields, action_ids)
+        for a in self.decl.properties:
+            if a.name not in ("key", "actions", "default_action", "size", "entries",
+                              "implementation", "counters", "meters", "support_timeout"):
+                self.lw.warn(a.span, f"unknown table property '{a.name}' ignored")
+        info = TableInfo(
+            name, tuple(match_fields), tuple(refs), size or 1024,
+            const_default_action=const_default, implementation=implementation,
+            direct_resources=tuple(direct), idle_timeout=t.support_timeout,
+            is_const_table=bool(entries_prop and entries_prop.is_const),
+            has_initial_entries=entries_prop is not None, **cp_extras(self.decl.annotations))
+        self.lw.cp.tables.append(info)
+        self.pipeline.tables.append(t)
+        return t, temps
+
+    # ------------------------------------------------------------------ keys
+    def _keys(self):
+        keys, fields, selector, temps = [], [], [], []
+        prop = self.props.get("key")
+        for i, k in enumerate(prop.key or () if prop else ()):
+            kind = k.match_kind
+            if kind not in MATCH_KINDS:
+                raise CompileError(k.span, f"unknown match kind '{kind}'")
+            val = self.ex.lower(k.expr)
+            if not isinstance(val.type, (BitsT, BoolT, EnumT, ErrorT)):
+                raise CompileError(k.expr.span, "a table key must be a bit<W>, bool, enum or "
+                                   "error value")
+            width = bit_width(val.type)
+            name_ann = annotation(k.annotations, "name")
+            from p4sim.compiler.lower.naming import string_arg
+            key_name = string_arg(name_ann) or expr_text(k.expr)
+            target = self._key_target(k, val)
+            if target is None:
+                temp = self.lw.layout.scalar("key", val.type)
+                temps.append((k.expr, temp))
+                target = [temp.header, temp.field]
+            if kind == "selector":
+                selector.append(J.field(*target))
+                continue
+            keys.append({"match_type": "ternary" if kind == "optional" else kind,
+                         "name": key_name, "target": target, "mask": None})
+            fields.append(MatchFieldInfo(key_name, width, kind, **cp_extras(
+                tuple(a for a in k.annotations if a.name != "name"))))
+        return keys, fields, selector, temps
+
+    @staticmethod
+    def _key_target(k: ast.KeyElement, val) -> list[str] | None:
+        if isinstance(val.ref, FieldRef):
+            return [val.ref.header, val.ref.field]
+        e = k.expr
+        if isinstance(e, ast.MethodCall) and isinstance(e.target, ast.Member) and \
+                e.target.member == "isValid" and not e.args:
+            j = val.json
+            if j and j["value"]["op"] == "d2b" and j["value"]["right"]["type"] == "field":
+                return list(j["value"]["right"]["value"])
+        return None
+
+    # ------------------------------------------------------------------ actions
+    def _actions(self):
+        prop = self.props.get("actions")
+        if prop is None or prop.actions is None:
+            raise CompileError(self.decl.span, f"table '{self.decl.name}' has no actions "
+                               "property")
+        actions, refs, ids = [], [], {}
+        for ref in prop.actions:
+            decl, decl_scope = find_action(self.scope, ref, self.decl.name)
+            if ref.args:
+                raise CompileError(ref.span, "actions with bound arguments in an actions "
+                                   "list are not supported")
+            action = lower_action(self.lw, decl, decl_scope)
+            if action.name in ids:
+                raise CompileError(ref.span, f"action '{ref.name}' is listed twice")
+            ids[action.name] = (action, decl)
+            actions.append(action)
+            scope = "TABLE_AND_DEFAULT"
+            annotations = ref.annotations + decl.annotations
+            if annotation(ref.annotations, "defaultonly"):
+                scope = "DEFAULT_ONLY"
+            elif annotation(ref.annotations, "tableonly"):
+                scope = "TABLE_ONLY"
+            refs.append(ActionRefInfo(action.name, scope, cp_annotations(ref.annotations)))
+            del annotations
+        return actions, refs, ids
+
+    def _action_data(self, ref: ast.ActionRef, decl: ast.ActionDecl) -> list[str]:
+        from p4sim.compiler.lower.arguments import bind_arguments
+        if not ref.has_args and decl.params:
+            raise CompileError(ref.span, f"action '{ref.name}' needs arguments here")
+        bound = bind_arguments(decl.params, ref.args, f"action '{ref.name}'", ref.span)
+        data = []
+        for p, arg in zip(decl.params, bound):
+            t = self.ex.resolve(p.type)
+            val = self.ex.lower_typed(arg, t)
+            if not val.is_const:
+                raise CompileError(arg.span, "action arguments here must be constants")
+            data.append(J.hex_text(int(val.const), bit_width(t)))
+        return data
+
+    def _default_entry(self, t: ir.TableIR, actions, ids, implementation) -> str | None:
+        prop = self.props.get("default_action")
+        if prop is None or prop.action is None:
+            return None
+        ref = prop.action
+        decl, decl_scope = find_action(self.scope, ref, self.decl.name)
+        name = self._action_full_name(decl, decl_scope)
+        if name not in ids:
+            raise CompileError(ref.span, f"default action '{ref.name}' is not in the actions "
+                               f"of table '{self.decl.name}'")
+        action, _ = ids[name]
+        data = self._action_data(ref, decl)
+        if annotation(prop.action.annotations, "tableonly"):
+            raise CompileError(ref.span, f"action '{ref.name}' is @tableonly and cannot be "
+                               "the default action")
+        if implementation is None:
+            t.default_entry = {"action_id": action.id, "action_const": prop.is_const,
+                               "action_data": data, "action_entry_const": prop.is_const}
+        return name if prop.is_const else None
+
+    @staticmethod
+    def _action_full_name(decl: ast.ActionDecl, decl_scope: Scope) -> str:
+        return action_name(decl, decl_scope)
+
+    # ------------------------------------------------------------------ properties
+    def _const(self, prop: ast.TableProperty, what: str, boolean: bool = False):
+        if prop.value is None:
+            raise CompileError(prop.span, f"table property '{what}' needs a value")
+        val = self.ex.lower(prop.value)
+        if not val.is_const or isinstance(val.const, bool) != boolean:
+            raise CompileError(prop.value.span, f"table property '{what}' must be a "
+                               f"{'bool' if boolean else 'integer'} constant")
+        return val.const
+
+    def _instance(self, prop: ast.TableProperty) -> ExternObj:
+        if prop.value is None:
+            raise CompileError(prop.span, f"table property '{prop.name}' needs a value")
+        if isinstance(prop.value, ast.ConstructorCall):
+            from p4sim.compiler.lower.instances import instantiate
+            decl = ast.Instantiation(f"{self.decl.name}_{prop.name}", prop.value.type,
+                                     prop.value.args, span=prop.value.span)
+            obj = instantiate(self.lw, decl, self.scope, self.scope.prefix)
+        else:
+            obj = self.ex.lower(prop.value).ref
+        if not isinstance(obj, ExternObj):
+            raise CompileError(prop.value.span, f"'{expr_text(prop.value)}' is not an extern "
+                               "instance")
+        return obj
+
+    def _implementation(self, t: ir.TableIR, selector_inputs: list) -> str | None:
+        prop = self.props.get("implementation")
+        if prop is None:
+            if selector_inputs:
+                raise CompileError(self.decl.span, "selector keys need an action_selector "
+                                   "implementation")
+            return None
+        obj = self._instance(prop)
+        if obj.kind not in ("action_profile", "action_selector"):
+            raise CompileError(prop.span, "implementation must be an action_profile or "
+                               "action_selector")
+        with_selector = obj.kind == "action_selector"
+        if with_selector and not selector_inputs:
+            raise CompileError(prop.span, "an action_selector needs selector keys")
+        if not with_selector and selector_inputs:
+            raise CompileError(prop.span, "selector keys need an action_selector")
+        profile = obj.info.get("ir")
+        if profile is None:
+            profile = ir.ActionProfileIR(obj.name, self.lw.profile_ids.next(), obj.info["size"],
+                                         obj.info.get("algo"), selector_inputs)
+            obj.info["ir"] = profile
+            obj.info["tables"] = []
+            self.pipeline.action_profiles.append(profile)
+        obj.info["tables"].append(t.name)
+        t.table_type = "indirect_ws" if with_selector else "indirect"
+        t.action_profile = obj.name
+        existing = [p for p in self.lw.cp.action_profiles if p.name == obj.name]
+        for p in existing:
+            self.lw.cp.action_profiles.remove(p)
+        self.lw.cp.action_profiles.append(ActionProfileInfo(
+            obj.name, tuple(obj.info["tables"]), with_selector, obj.info["size"],
+            **obj.info["extras"]))
+        return obj.name
+
+    def _direct_resources(self, t: ir.TableIR, size: int) -> list[str]:
+        names = []
+        prop = self.props.get("counters")
+        if prop is not None:
+            obj = self._instance(prop)
+            if obj.kind != "direct_counter":
+                raise CompileError(prop.span, "counters must be a direct_counter")
+            if obj.ir.binding is not None:
+                raise CompileError(prop.span, f"direct counter '{obj.name}' is already "
+                                   f"attached to table '{obj.ir.binding}'")
+            obj.ir.binding = t.name
+            obj.ir.id = len(self.lw.program.counters)
+            self.lw.program.counters.append(obj.ir)
+            t.with_counters = True
+            self.lw.cp.counters.append(CounterInfo(obj.name, obj.info["unit"], size,
+                                                   direct_table=t.name, **obj.info["extras"]))
+            names.append(obj.name)
+        prop = self.props.get("meters")
+        if prop is not None:
+            obj = self._instance(prop)
+            if obj.kind != "direct_meter":
+                raise CompileError(prop.span, "meters must be a direct_meter")
+            obj.ir.binding = t.name
+            obj.ir.size = size
+            obj.ir.id = len(self.lw.program.meters)
+            obj.ir.result_target = obj.info.get("result_target")
+            self.lw.program.meters.append(obj.ir)
+            t.direct_meters = obj.name
+            self.lw.cp.meters.append(MeterInfo(obj.name, obj.info["unit"], size,
+                                               direct_table=t.name, **obj.info["extras"]))
+            names.append(obj.name)
+        return names
+
+    # ------------------------------------------------------------------ entries
+    def _entries(self, prop, keys, fields, ids) -> list[dict]:
+        out = []
+        entries = prop.entries or ()
+        explicit = [e for e in entries if e.priority is not None]
+        max_priority = max([self.ex.const_int(e.priority) for e in explicit] + [0])
+        for index, entry in enumerate(entries):
+            if len(entry.keyset) != len(keys) and not (
+                    len(entry.keyset) == 1 and isinstance(entry.keyset[0],
+                                                          ast.DefaultExpression)):
+                raise CompileError(entry.span, f"entry has {len(entry.keyset)} key values but "
+                                   f"the table has {len(keys)} keys")
+            keyset = entry.keyset if len(entry.keyset) == len(keys) else \
+                tuple(ast.DontCare(span=entry.span) for _ in keys)
+            match_key = [self._match(k, f, e) for k, f, e in zip(keys, fields, keyset)]
+            decl, decl_scope = find_action(self.scope, entry.action, self.decl.name)
+            name = self._action_full_name(decl, decl_scope)
+            if name not in ids:
+                raise CompileError(entry.action.span, f"action '{entry.action.name}' is not "
+                                   f"in the actions of table '{self.decl.name}'")
+            action, _ = ids[name]
+            if entry.priority is not None:
+                priority = max_priority - self.ex.const_int(entry.priority) + 1
+            else:
+                priority = index + 1
+            out.append({"source_info": source_info(entry), "match_key": match_key,
+                        "action_entry": {"action_id": action.id,
+                                         "action_data": self._action_data(entry.action, decl)},
+                        "priority": priority})
+        return out
+
+    def _match(self, key: dict, info: MatchFieldInfo, e: ast.Expression) -> dict:
+        kind = key["match_type"]
+        width = info.bitwidth
+        full = (1 << width) - 1
+        wildcard = isinstance(e, (ast.DontCare, ast.DefaultExpression))
+        if kind == "exact":
+            if wildcard:
+                raise CompileError(e.span, "an exact key needs a value")
+            return {"match_type": "exact", "key": J.hex_text(self._value(e, width), width)}
+        if kind == "lpm":
+            if wildcard:
+                return {"match_type": "lpm", "key": J.hex_text(0, width), "prefix_length": 0}
+            if isinstance(e, ast.Binary) and e.op == "&&&":
+                value, mask = self._value(e.left, width), self._value(e.right, width)
+                prefix = bin(mask).count("1")
+                if mask != (full >> (width - prefix)) << (width - prefix):
+                    raise CompileError(e.span, "an lpm mask must be a prefix")
+                return {"match_type": "lpm", "key": J.hex_text(value & mask, width),
+                        "prefix_length": prefix}
+            return {"match_type": "lpm", "key": J.hex_text(self._value(e, width), width),
+                    "prefix_length": width}
+        if kind == "ternary":
+            if wildcard:
+                return {"match_type": "ternary", "key": J.hex_text(0, width),
+                        "mask": J.hex_text(0, width)}
+            if isinstance(e, ast.Binary) and e.op == "&&&":
+                value, mask = self._value(e.left, width), self._value(e.right, width)
+                return {"match_type": "ternary", "key": J.hex_text(value & mask, width),
+                        "mask": J.hex_text(mask, width)}
+            return {"match_type": "ternary", "key": J.hex_text(self._value(e, width), width),
+                    "mask": J.hex_text(full, width)}
+        if kind == "range":
+            if wildcard:
+                lo, hi = 0, full
+            elif isinstance(e, ast.Binary) and e.op == "..":
+                lo, hi = self._value(e.left, width), self._value(e.right, width)
+            else:
+                lo = hi = self._value(e, width)
+            return {"match_type": "range", "start": J.hex_text(lo, width),
+                    "end": J.hex_text(hi, width)}
+        raise CompileError(e.span, f"entries for '{kind}' keys are not supported")
+
+    def _value(self, e: ast.Expression, width: int) -> int:
+        val = self.ex.lower(e)
+        if not val.is_const:
+            raise CompileError(e.span, "entry key values must be constants")
+        v = int(val.const)
+        if isinstance(val.type, BitsT) and val.type.width != width:
+            raise CompileError(e.span, f"key value has type {val.type.describe()} but the "
+                               f"key is bit<{width}>")
+        if v < 0 or v >> width:
+            raise CompileError(e.span, f"value {v} does not fit in the {width}-bit key")
+        return v
+
+
+def _pure_calls(call, ex):
+    from p4sim.compiler.lower.calls import call_expression
+    return call_expression(call, ex)

@@ -1,0 +1,381 @@
+"""The v1model architecture's externs and packet methods as BMv2 primitives."""
+from __future__ import annotations
+
+from typing import Any
+
+from p4sim.compiler import ast
+from p4sim.compiler.errors import CompileError, SourceSpan
+from p4sim.compiler.lower import ir
+from p4sim.compiler.lower import jsonexpr as J
+from p4sim.compiler.lower.arguments import bind_arguments
+from p4sim.compiler.lower.context import ExternObj, PacketRef
+from p4sim.compiler.lower.expressions import StackMember
+from p4sim.compiler.lower.storage import (
+    DynFieldRef, FieldRef, HeaderRef, ParamRef, StackRef, StructRef, UnionRef, leaves)
+from p4sim.compiler.lower.text import source_info
+from p4sim.compiler.lower.values import Val
+from p4sim.compiler.semantic.types import (
+    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StructT, TupleT, VarbitT, bit_width)
+
+
+def enum_member(val: Val, enum_name: str, span: SourceSpan) -> str:
+    t = val.type
+    if not isinstance(t, EnumT) or t.name != enum_name or not val.is_const:
+        raise CompileError(span, f"expected a {enum_name} constant")
+    return t.members[t.values.index(val.const)]
+
+
+def _args(call: ast.MethodCall, decl_params, what: str) -> list:
+    return bind_arguments(decl_params, call.args, what, call.span)
+
+
+def _positional(call: ast.MethodCall, count: tuple[int, ...], what: str) -> list:
+    if len(call.args) not in count:
+        raise CompileError(call.span, f"wrong number of arguments: {what} expects "
+                           f"{' or '.join(map(str, count))}, got {len(call.args)}")
+    return [a.value for a in call.args]
+
+
+def _out_field(body, e: ast.Expression, what: str) -> Val:
+    val = body.expr.lower(e)
+    body.check_writable(val, e)
+    if not isinstance(val.ref, (FieldRef, DynFieldRef)):
+        raise CompileError(e.span, f"{what} must be a field or variable")
+    return val
+
+
+# ---------------------------------------------------------------------- data lists
+def flatten(body, val: Val, span: SourceSpan, copy: bool = False) -> list[tuple[dict, int, str]]:
+    """The scalar elements of a data list argument as (json, width, name). With
+    ``copy`` every element is copied to a temporary first (digests)."""
+    ref = val.ref
+    out: list[tuple[dict, int, str]] = []
+    if isinstance(ref, tuple) and ref and ref[0] == "list":
+        for item, src in zip(ref[1], ref[2].elements):
+            out.extend(flatten(body, item, src.span, copy))
+        return out
+    if isinstance(ref, tuple) and ref and ref[0] == "struct":
+        for _, item in ref[1]:
+            out.extend(flatten(body, item, span, copy))
+        return out
+    if isinstance(ref, StructRef):
+        for leaf in leaves(ref):
+            out.extend(flatten(body, body.expr.from_binding(leaf, span), span, copy))
+        return out
+    if isinstance(ref, HeaderRef):
+        for f in ref.type.fields:
+            if isinstance(f.type, VarbitT):
+                continue
+            fref = ref.field(f.name)
+            out.extend(flatten(body, body.expr.from_binding(fref, span), span, copy))
+        return out
+    if val.type is None or isinstance(val.type, IntT) and not val.is_const:
+        raise CompileError(span, "this value cannot be part of a field list")
+    if isinstance(val.type, IntT):
+        raise CompileError(span, "constants in a field list need a width (e.g. 8w0)")
+    width = bit_width(val.type)
+    name = ref.field if isinstance(ref, FieldRef) else "tmp"
+    if isinstance(ref, FieldRef) and not copy:
+        out.append((ref.json(), width, name))
+        return out
+    if val.is_const and not copy:
+        const = J.hexstr(val.const if not isinstance(val.const, bool) else int(val.const), width)
+        const["bitwidth"] = width
+        out.append((const, width, name))
+        return out
+    temp = body.lw.layout.temp(val.type if not isinstance(val.type, BoolT) else BitsT(1))
+    body.emit("assign", [J.as_param(temp.json()), J.as_param(val.data(span, width))])
+    out.append((temp.json(), width, name))
+    return out
+
+
+def calculation(body, algo: str, data: Val, span: SourceSpan, node: ast.Node,
+                payload: bool = False) -> str:
+    inputs = [j for j, _, _ in flatten(body, data, span)]
+    if payload:
+        inputs.append({"type": "payload", "value": None})
+    lw = body.lw
+    name = lw.calc_name("calc")
+    lw.program.calculations.append(ir.CalculationIR(
+        name, len(lw.program.calculations), algo, inputs, source_info(node)))
+    return name
+
+
+def field_list_for_index(lw, index: int) -> int:
+    if index not in lw.field_list_by_index:
+        raise CompileError(None, f"no field is annotated @field_list({index})")
+    return index
+
+
+def empty_field_list(lw) -> int:
+    if lw.empty_field_list is None:
+        ident = max([f.id for f in lw.program.field_lists] + [0]) + 1
+        lw.empty_field_list = ir.FieldListIR("fl", ident, [])
+        lw.program.field_lists.append(lw.empty_field_list)
+    return lw.empty_field_list.id
+
+
+def data_field_list(body, data: Val, span: SourceSpan) -> int:
+    elements = [j for j, _, _ in flatten(body, data, span)]
+    lw = body.lw
+    ident = max([f.id for f in lw.program.field_lists] + [0]) + 1
+    lw.program.field_lists.append(ir.FieldListIR(f"field_list{ident}", ident, elements))
+    return ident
+
+
+# ---------------------------------------------------------------------- functions
+def extern_function(decl: ast.ExternFunctionDecl, call: ast.MethodCall, body) -> Val | None:
+    name = decl.name
+    args = _args(call, decl.params, f"'{name}'")
+    ex = body.expr
+    std = body.lw.std_meta
+    if name == "mark_to_drop":
+        if args and args[0] is not None:
+            ex.lower(args[0])  # checked, but v1model has one standard_metadata instance
+        body.emit("mark_to_drop", [std.json()], call)
+        return None
+    if name in ("clone", "clone_preserving_field_list", "clone3"):
+        kind = enum_member(ex.lower(args[0]), "CloneType", args[0].span)
+        session = ex.lower_typed(args[1], BitsT(32)).data(call.span, 32)
+        if name == "clone":
+            fl = empty_field_list(body.lw)
+        elif name == "clone3":
+            fl = data_field_list(body, ex.lower(args[2]), args[2].span)
+        else:
+            fl = field_list_for_index(body.lw, ex.const_int(args[2]))
+        op = "clone_ingress_pkt_to_egress" if kind == "I2E" else "clone_egress_pkt_to_egress"
+        body.emit(op, [J.as_param(session), J.hexstr(fl)], call)
+        return None
+    if name in ("resubmit_preserving_field_list", "recirculate_preserving_field_list"):
+        index = field_list_for_index(body.lw, ex.const_int(args[0]))
+        body.emit(name.split("_")[0], [J.hexstr(index)], call)
+        return None
+    if name in ("resubmit", "recirculate"):
+        fl = data_field_list(body, ex.lower(args[0]), args[0].span) if args and \
+            args[0] is not None else empty_field_list(body.lw)
+        body.emit(name, [J.hexstr(fl)], call)
+        return None
+    if name == "truncate":
+        length = ex.lower_typed(args[0], BitsT(32))
+        body.emit("truncate", [J.as_param(length.data(call.span, 32))], call)
+        return None
+    if name == "random":
+        dest = _out_field(body, args[0], "the result of random()")
+        lo = ex.lower_typed(args[1], dest.type)
+        hi = ex.lower_typed(args[2], dest.type)
+        width = bit_width(dest.type)
+        body.emit("modify_field_rng_uniform", [J.as_param(dest.ref.json()),
+                                              J.as_param(lo.data(call.span, width)),
+                                              J.as_param(hi.data(call.span, width))], call)
+        return None
+    if name == "hash":
+        dest = _out_field(body, args[0], "the result of hash()")
+        algo = enum_member(ex.lower(args[1]), "HashAlgorithm", args[1].span)
+        base = ex.lower(args[2])
+        data = ex.lower(args[3])
+        maximum = ex.lower(args[4])
+        calc = calculation(body, algo, data, args[3].span, call)
+        base_w = base.type.width if isinstance(base.type, BitsT) else None
+        max_w = maximum.type.width if isinstance(maximum.type, BitsT) else None
+        body.emit("modify_field_with_hash_based_offset", [
+            J.as_param(dest.ref.json()), J.as_param(base.data(call.span, base_w)),
+            {"type": "calculation", "value": calc},
+            J.as_param(maximum.data(call.span, max_w))], call)
+        return None
+    if name == "digest":
+        return digest(call, args, body)
+    if name in ("assert", "assume"):
+        cond = ex.lower(args[0])
+        body.emit(name, [J.as_param(cond.cond(args[0].span))], call)
+        return None
+    if name == "log_msg":
+        text = ex.lower(args[0])
+        if not isinstance(text.const, str):
+            raise CompileError(args[0].span, "log_msg needs a string literal")
+        values = []
+        if len(args) > 1 and args[1] is not None:
+            values = [j for j, _, _ in flatten(body, ex.lower(args[1]), args[1].span,
+                                               copy=True)]
+        body.emit("log_msg", [{"type": "string", "value": text.const},
+                              {"type": "parameters_vector", "value": values}], call)
+        return None
+    if name == "verify":
+        if body.mode != "parser":
+            raise CompileError(call.span, "verify() can only be called in a parser")
+        cond = ex.lower(args[0])
+        err = ex.lower(args[1])
+        if not isinstance(err.type, ErrorT):
+            raise CompileError(args[1].span, "the second argument of verify() must be an "
+                               "error")
+        body.out.append({"op": "verify", "parameters": [
+            cond.cond(args[0].span), J.hexstr(err.const)]})
+        return None
+    if name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
+                "update_checksum_with_payload"):
+        raise CompileError(call.span, f"{name}() can only be called in the checksum "
+                           "controls of V1Switch")
+    raise CompileError(call.span, f"extern function '{name}' is not supported by this "
+                       "target")
+
+
+def digest(call: ast.MethodCall, args: list, body) -> None:
+    ex = body.expr
+    if not call.type_args:
+        raise CompileError(call.span, "digest needs a type argument: digest<T>(...)")
+    t = ex.resolve(call.type_args[0])
+    if not isinstance(t, StructT):
+        raise CompileError(call.span, "the digest type must be a struct")
+    receiver = ex.lower_typed(args[0], BitsT(32))
+    data = ex.lower(args[1])
+    elements = flatten(body, data, args[1].span, copy=True)
+    if len(elements) != len(t.fields):
+        raise CompileError(args[1].span, f"digest data has {len(elements)} fields but "
+                           f"'{t.name}' has {len(t.fields)}")
+    lw = body.lw
+    if t.name not in lw.learn_lists:
+        lst = ir.FieldListIR(t.name, len(lw.learn_lists) + 1, [j for j, _, _ in elements])
+        lw.learn_lists[t.name] = lst
+        lw.program.learn_lists.append(lst)
+        from p4sim.compiler.control_plane import DigestInfo, StructMemberInfo
+        lw.cp.digests.append(DigestInfo(t.name, t.name, tuple(
+            StructMemberInfo(f.name, bit_width(f.type)) for f in t.fields)))
+    ident = lw.learn_lists[t.name].id
+    body.emit("generate_digest", [J.as_param(receiver.data(call.span, 32)), J.hexstr(ident)],
+              call)
+
+
+# ---------------------------------------------------------------------- packets
+def lookahead(call: ast.MethodCall, body) -> Val:
+    if body.mode != "parser":
+        raise CompileError(call.span, "lookahead() can only be called in a parser")
+    if len(call.type_args) != 1:
+        raise CompileError(call.span, "lookahead needs a type argument: lookahead<T>()")
+    t = body.expr.resolve(call.type_args[0])
+    if isinstance(t, HeaderT):
+        width = t.width
+    elif isinstance(t, (BitsT, BoolT)):
+        width = bit_width(t)
+    else:
+        raise CompileError(call.span, f"lookahead of {t.describe()} is not supported")
+    temp = body.lw.layout.temp(BitsT(width))
+    body.out.append({"op": "set", "parameters": [temp.json(), {
+        "type": "lookahead", "value": [0, width]}]})
+    if isinstance(t, HeaderT):
+        raise CompileError(call.span, "lookahead of a header type is not supported; "
+                           "look ahead at a bit<W> instead")
+    if isinstance(t, BoolT):
+        return Val(BoolT(), J.op("d2b", None, temp.json()), ref=temp)
+    return Val(BitsT(width), temp.json(), ref=temp)
+
+
+def packet_method(call: ast.MethodCall, packet: PacketRef, name: str, body) -> None:
+    ex = body.expr
+    if name == "emit":
+        raise CompileError(call.span, "emit() is only allowed in the deparser")
+    if body.mode != "parser":
+        raise CompileError(call.span, f"packet.{name}() can only be called in a parser")
+    if name == "extract":
+        if len(call.args) not in (1, 2):
+            raise CompileError(call.span, "wrong number of arguments: extract expects 1 "
+                               f"or 2, got {len(call.args)}")
+        target = ex.lower(call.args[0].value)
+        ref = target.ref
+        if isinstance(ref, StackMember) and ref.which == "next":
+            param = {"type": "stack", "value": ref.stack.name}
+        elif isinstance(ref, HeaderRef):
+            param = {"type": "regular", "value": ref.name}
+        else:
+            raise CompileError(call.args[0].span, "extract needs a header or stack.next")
+        if len(call.args) == 2:
+            length = ex.lower(call.args[1].value)
+            if not isinstance(length.type, (BitsT, IntT)):
+                raise CompileError(call.args[1].span, "the varbit length must be bit<W>")
+            body.out.append({"op": "extract_VL", "parameters": [
+                param, {"type": "expression", "value": length.data(call.span, 32)}]})
+        else:
+            htype = ref.stack.type.element if isinstance(ref, StackMember) else ref.type
+            if any(isinstance(f.type, VarbitT) for f in htype.fields):
+                raise CompileError(call.span, "a header with a varbit field needs "
+                                   "extract(hdr, length)")
+            body.out.append({"op": "extract", "parameters": [param]})
+        return None
+    if name == "advance":
+        if len(call.args) != 1:
+            raise CompileError(call.span, "wrong number of arguments: advance expects 1")
+        amount = ex.lower_typed(call.args[0].value, BitsT(32))
+        body.out.append({"op": "advance", "parameters": [amount.data(call.span, 32)]})
+        return None
+    if name == "lookahead":
+        lookahead(call, body)
+        return None
+    if name == "length":
+        raise CompileError(call.span, "packet_in.length() is not supported by BMv2")
+    raise CompileError(call.span, f"packet_in has no method '{name}'")
+
+
+# ---------------------------------------------------------------------- extern objects
+def extern_method(call: ast.MethodCall, obj: ExternObj, name: str, body) -> Val | None:
+    ex = body.expr
+    kind = obj.kind
+    if kind == "counter" and name == "count":
+        (index,) = _positional(call, (1,), "count")
+        idx = ex.lower(index)
+        body.emit("count", [{"type": "counter_array", "value": obj.name},
+                            J.as_param(idx.data(call.span, 32))], call)
+        return None
+    if kind == "direct_counter" and name == "count":
+        _positional(call, (0,), "count")
+        return None
+    if kind == "meter" and name == "execute_meter":
+        index, result = _positional(call, (2,), "execute_meter")
+        idx = ex.lower(index)
+        dest = _out_field(body, result, "the meter result")
+        body.emit("execute_meter", [{"type": "meter_array", "value": obj.name},
+                                    J.as_param(idx.data(call.span, 32)),
+                                    J.as_param(dest.ref.json())], call)
+        return None
+    if kind == "direct_meter" and name == "read":
+        (result,) = _positional(call, (1,), "read")
+        dest = _out_field(body, result, "the meter result")
+        if not isinstance(dest.ref, FieldRef):
+            raise CompileError(result.span, "the direct meter result must be a field")
+        target = [dest.ref.header, dest.ref.field]
+        previous = obj.info.get("result_target")
+        if previous is not None and previous != target:
+            raise CompileError(call.span, "a direct meter can only be read into one field")
+        obj.info["result_target"] = target
+        if obj.ir is not None:
+            obj.ir.result_target = target
+        return None
+    if kind == "register" and name == "read":
+        result, index = _positional(call, (2,), "read")
+        dest = _out_field(body, result, "the register read result")
+        idx = ex.lower(index)
+        body.emit("register_read", [J.as_param(dest.ref.json()),
+                                    {"type": "register_array", "value": obj.name},
+                                    J.as_param(idx.data(call.span, 32))], call)
+        return None
+    if kind == "register" and name == "write":
+        index, value = _positional(call, (2,), "write")
+        elem = obj.type_args[0] if obj.type_args else BitsT(32)
+        idx = ex.lower(index)
+        val = ex.lower_typed(value, elem)
+        body.emit("register_write", [{"type": "register_array", "value": obj.name},
+                                     J.as_param(idx.data(call.span, 32)),
+                                     J.as_param(val.data(call.span, bit_width(elem)))], call)
+        return None
+    decl = obj.info.get("extern_decl")
+    if decl is not None:
+        methods = [m for m in decl.methods if m.name == name and m.return_type is not None]
+        if methods:
+            params = []
+            for a in call.args:
+                val = ex.lower(a.value)
+                params.append(J.as_param(val.data(a.span) if val.type is not None and
+                                         not isinstance(val.ref, (HeaderRef,)) else
+                                         val.ref.json()))
+            body.emit(f"_{kind}_{name}", [{"type": "extern", "value": obj.name}] + params,
+                      call)
+            return None
+    raise CompileError(call.span, f"'{kind}' has no method '{name}' (or it is not "
+                       "supported by this target)")

@@ -1,0 +1,1 @@
+"""Semantic analysis: types, name resolution, constant folding and checks."""

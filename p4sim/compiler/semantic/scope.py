@@ -1,0 +1,295 @@
+"""Name resolution: lexical scopes and the bindings names resolve to.
+
+A Scope maps names to bindings; lookups walk outwards through parents. The global
+scope is filled from the program's top-level declarations in source order, since P4
+requires declaration before use.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from p4sim.compiler import ast
+from p4sim.compiler.errors import CompileError, SourceSpan
+from p4sim.compiler.semantic.types import (
+    BitsT, BlockT, BoolT, EnumT, ErrorT, ExternT, FieldT, HeaderT, IntT, MatchKindT,
+    P4Type, StackT, StringT, StructT, TupleT, TypeVarT, UnionT, VarbitT, VoidT)
+
+
+@dataclass(frozen=True)
+class TypeBinding:
+    type: P4Type
+
+
+@dataclass(frozen=True)
+class ConstBinding:
+    value: Any  # int | bool | str
+    type: P4Type
+
+
+@dataclass(frozen=True)
+class DeclBinding:
+    """A declaration that is expanded where it is used (action, function, control,
+    parser, extern, table...), with the scope it was declared in."""
+
+    decl: ast.Node
+    scope: "Scope"
+
+
+@dataclass(frozen=True)
+class ErrorMemberBinding:
+    name: str
+    value: int
+
+
+class Scope:
+    def __init__(self, parent: "Scope | None" = None, prefix: str = ""):
+        self.parent = parent
+        self.prefix = prefix  # fully qualified name prefix of objects declared here
+        self.names: dict[str, Any] = {}
+
+    def declare(self, name: str, binding: Any) -> None:
+        self.names[name] = binding
+
+    def lookup(self, name: str) -> Any:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def root(self) -> "Scope":
+        scope = self
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
+
+    def child(self, prefix: str | None = None) -> "Scope":
+        return Scope(self, self.prefix if prefix is None else prefix)
+
+
+ConstEval = Callable[[ast.Expression, Scope], tuple[Any, P4Type]]
+
+
+def const_int(expr: ast.Expression, scope: Scope, const_eval: ConstEval, what: str) -> int:
+    value, _ = const_eval(expr, scope)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CompileError(expr.span, f"{what} must be an integer constant")
+    return value
+
+
+def resolve_type(t: ast.Type, scope: Scope, const_eval: ConstEval) -> P4Type:
+    """The semantic type an AST type denotes in ``scope``."""
+    if isinstance(t, ast.BitType):
+        width = const_int(t.width, scope, const_eval, "a type width")
+        if width <= 0 or (t.signed and width < 2):
+            raise CompileError(t.span, f"invalid width {width} for "
+                               f"{'int' if t.signed else 'bit'} type")
+        return BitsT(width, t.signed)
+    if isinstance(t, ast.VarbitType):
+        return VarbitT(const_int(t.max_width, scope, const_eval, "a varbit width"))
+    if isinstance(t, ast.IntType):
+        return IntT()
+    if isinstance(t, ast.BoolType):
+        return BoolT()
+    if isinstance(t, ast.StringType):
+        return StringT()
+    if isinstance(t, ast.VoidType):
+        return VoidT()
+    if isinstance(t, ast.ErrorType):
+        return ErrorT()
+    if isinstance(t, ast.MatchKindType):
+        return MatchKindT()
+    if isinstance(t, ast.DontCareType):
+        return TypeVarT("_")
+    if isinstance(t, ast.StackType):
+        element = resolve_type(t.element, scope, const_eval)
+        size = const_int(t.size, scope, const_eval, "a header stack size")
+        if size <= 0:
+            raise CompileError(t.size.span, "header stack size must be positive")
+        return StackT(element, size)
+    if isinstance(t, ast.TupleType):
+        return TupleT(tuple(resolve_type(e, scope, const_eval) for e in t.elements))
+    if isinstance(t, ast.NamedType):
+        binding = scope.root().lookup(t.name) if t.top_level else scope.lookup(t.name)
+        if binding is None:
+            raise CompileError(t.span, f"unknown type '{t.name}'")
+        if isinstance(binding, TypeBinding):
+            return binding.type
+        if isinstance(binding, DeclBinding):
+            decl = binding.decl
+            args = tuple(resolve_type(a, scope, const_eval) for a in t.type_args)
+            if isinstance(decl, ast.ExternDecl):
+                return ExternT(decl.name, args)
+            if isinstance(decl, (ast.ParserDecl, ast.ControlDecl, ast.PackageDecl)):
+                kind = type(decl).__name__.replace("Decl", "").lower()
+                return BlockT(kind, decl.name)
+        raise CompileError(t.span, f"'{t.name}' is not a type")
+    raise CompileError(t.span, f"unsupported type {type(t).__name__}")
+
+
+CORE_ERRORS = ()
+
+
+@dataclass
+class GlobalInfo:
+    """Program-wide facts collected from top-level declarations."""
+
+    scope: Scope
+    errors: list[str] = field(default_factory=list)
+    match_kinds: list[str] = field(default_factory=list)
+    enums: list[EnumT] = field(default_factory=list)
+    main: ast.Instantiation | None = None
+
+
+def _fields(decl, scope: Scope, const_eval: ConstEval) -> tuple[FieldT, ...]:
+    seen: set[str] = set()
+    out = []
+    for f in decl.fields:
+        if f.name in seen:
+            raise CompileError(f.span, f"duplicate field '{f.name}' in '{decl.name}'")
+        seen.add(f.name)
+        out.append(FieldT(f.name, resolve_type(f.type, scope, const_eval), f.annotations))
+    return tuple(out)
+
+
+def _check_header_fields(decl: ast.HeaderDecl, fields: tuple[FieldT, ...]) -> None:
+    for f, src in zip(fields, decl.fields):
+        ok = isinstance(f.type, (BitsT, BoolT, VarbitT)) or (
+            isinstance(f.type, EnumT) and f.type.underlying is not None)
+        if not ok:
+            raise CompileError(src.span, f"header field '{f.name}' cannot have type "
+                               f"{f.type.describe()}")
+
+
+def declare_type(decl: ast.Node, scope: Scope, info: GlobalInfo, const_eval: ConstEval
+                 ) -> None:
+    """Declare one type-like declaration (header, struct, enum, typedef, error...)."""
+    if isinstance(decl, ast.HeaderDecl):
+        scope.declare(decl.name, TypeBinding(HeaderT(decl.name, (), decl.annotations)))
+        fields = _fields(decl, scope, const_eval)
+        _check_header_fields(decl, fields)
+        scope.declare(decl.name, TypeBinding(HeaderT(decl.name, fields, decl.annotations)))
+    elif isinstance(decl, ast.HeaderUnionDecl):
+        fields = _fields(decl, scope, const_eval)
+        for f, src in zip(fields, decl.fields):
+            if not isinstance(f.type, HeaderT):
+                raise CompileError(src.span, "header_union members must be headers")
+        scope.declare(decl.name, TypeBinding(UnionT(decl.name, fields, decl.annotations)))
+    elif isinstance(decl, ast.StructDecl):
+        fields = _fields(decl, scope, const_eval)
+        scope.declare(decl.name, TypeBinding(StructT(decl.name, fields, decl.annotations)))
+    elif isinstance(decl, ast.EnumDecl):
+        scope.declare(decl.name, TypeBinding(_enum_type(decl, scope, const_eval)))
+        enum_t = scope.lookup(decl.name).type
+        info.enums.append(enum_t)
+    elif isinstance(decl, ast.TypedefDecl):
+        scope.declare(decl.name, TypeBinding(resolve_type(decl.type, scope, const_eval)))
+    elif isinstance(decl, ast.ErrorDecl):
+        for member in decl.members:
+            if member not in info.errors:
+                info.errors.append(member)
+    elif isinstance(decl, ast.MatchKindDecl):
+        for member in decl.members:
+            if member not in info.match_kinds:
+                info.match_kinds.append(member)
+
+
+def _enum_type(decl: ast.EnumDecl, scope: Scope, const_eval: ConstEval) -> EnumT:
+    names = tuple(m.name for m in decl.members)
+    if len(set(names)) != len(names):
+        raise CompileError(decl.span, f"duplicate member in enum '{decl.name}'")
+    if decl.underlying is None:
+        return EnumT(decl.name, names, tuple(range(len(names))))
+    underlying = resolve_type(decl.underlying, scope, const_eval)
+    if not isinstance(underlying, BitsT):
+        raise CompileError(decl.underlying.span, "a serializable enum needs a bit<W> or "
+                           "int<W> underlying type")
+    values = []
+    for m in decl.members:
+        if m.value is None:
+            raise CompileError(m.span, f"member '{m.name}' of serializable enum "
+                               f"'{decl.name}' needs a value")
+        values.append(const_int(m.value, scope, const_eval, "an enum value"))
+    return EnumT(decl.name, names, tuple(values), underlying)
+
+
+def build_global_scope(program: ast.Program, const_eval: ConstEval) -> GlobalInfo:
+    """Bind every top-level name; constants are folded as they are declared."""
+    scope = Scope()
+    info = GlobalInfo(scope)
+    for decl in program.declarations:
+        name = getattr(decl, "name", None)
+        if isinstance(decl, (ast.HeaderDecl, ast.HeaderUnionDecl, ast.StructDecl,
+                             ast.EnumDecl, ast.TypedefDecl, ast.ErrorDecl,
+                             ast.MatchKindDecl)):
+            if name is not None and isinstance(scope.names.get(name), TypeBinding):
+                raise CompileError(decl.span, f"'{name}' is declared more than once")
+            declare_type(decl, scope, info, const_eval)
+        elif isinstance(decl, ast.ConstantDecl):
+            declare_constant(decl, scope, const_eval)
+        elif isinstance(decl, ast.Instantiation):
+            if decl.name == "main":
+                info.main = decl
+            scope.declare(decl.name, DeclBinding(decl, scope))
+        elif isinstance(decl, (ast.ExternFunctionDecl, ast.FunctionDecl)):
+            previous = scope.names.get(decl.name)
+            overloads = previous.decl if isinstance(previous, DeclBinding) and \
+                isinstance(previous.decl, tuple) else ()
+            scope.declare(decl.name, DeclBinding(overloads + (decl,), scope))
+        elif isinstance(decl, ast.ExternDecl):
+            previous = scope.names.get(decl.name)
+            if isinstance(previous, DeclBinding) and isinstance(previous.decl, ast.ExternDecl):
+                merged = ast.ExternDecl(decl.name, decl.type_params,
+                                        previous.decl.methods + decl.methods,
+                                        span=decl.span, annotations=decl.annotations)
+                scope.declare(decl.name, DeclBinding(merged, scope))
+            else:
+                scope.declare(decl.name, DeclBinding(decl, scope))
+        elif name is not None:
+            previous = scope.names.get(name)
+            if isinstance(previous, DeclBinding) and not _is_prototype(previous.decl) \
+                    and not _is_prototype(decl):
+                raise CompileError(decl.span, f"'{name}' is declared more than once")
+            scope.declare(name, DeclBinding(decl, scope))
+    for member in info.errors:
+        scope.declare(f"error.{member}", ErrorMemberBinding(member, info.errors.index(member)))
+    return info
+
+
+def _is_prototype(decl: Any) -> bool:
+    return bool(getattr(decl, "is_type_decl", False))
+
+
+def declare_constant(decl: ast.ConstantDecl, scope: Scope, const_eval: ConstEval) -> None:
+    target = resolve_type(decl.type, scope, const_eval)
+    value, vtype = const_eval(decl.value, scope)
+    value = coerce_constant(value, vtype, target, decl.value.span)
+    scope.declare(decl.name, ConstBinding(value, target))
+
+
+def coerce_constant(value: Any, vtype: P4Type, target: P4Type, span: SourceSpan) -> Any:
+    """Check that a constant fits ``target`` and convert it (int literals adapt)."""
+    from p4sim.compiler.semantic.operators import wrap
+    if isinstance(target, BitsT):
+        if isinstance(vtype, IntT):
+            if not target.signed and (value < 0 or value > target.mask):
+                if value < 0 or value.bit_length() > target.width:
+                    raise CompileError(span, f"value {value} does not fit in "
+                                       f"{target.describe()}")
+            return wrap(value, target)
+        if isinstance(vtype, BitsT) and vtype == target:
+            return value
+        if isinstance(vtype, EnumT) and vtype.underlying == target:
+            return value
+        raise CompileError(span, f"cannot use a value of type {vtype.describe()} as "
+                           f"{target.describe()}")
+    if isinstance(target, IntT) and isinstance(vtype, (IntT, BitsT)):
+        return value
+    if isinstance(target, BoolT) and isinstance(vtype, BoolT):
+        return value
+    if target == vtype:
+        return value
+    raise CompileError(span, f"cannot use a value of type {vtype.describe()} as "
+                       f"{target.describe()}")

@@ -1,0 +1,205 @@
+"""Semantic types: what an AST type means once names and widths are resolved."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class P4Type:
+    def describe(self) -> str:
+        return type(self).__name__
+
+
+@dataclass(frozen=True)
+class BitsT(P4Type):
+    """``bit<W>`` / ``int<W>``; BMv2 data of a fixed width."""
+
+    width: int
+    signed: bool = False
+
+    def describe(self) -> str:
+        return f"{'int' if self.signed else 'bit'}<{self.width}>"
+
+    @property
+    def mask(self) -> int:
+        return (1 << self.width) - 1
+
+
+@dataclass(frozen=True)
+class IntT(P4Type):
+    """Arbitrary-precision compile-time ``int``."""
+
+    def describe(self) -> str:
+        return "int"
+
+
+@dataclass(frozen=True)
+class BoolT(P4Type):
+    def describe(self) -> str:
+        return "bool"
+
+
+@dataclass(frozen=True)
+class StringT(P4Type):
+    def describe(self) -> str:
+        return "string"
+
+
+@dataclass(frozen=True)
+class VoidT(P4Type):
+    def describe(self) -> str:
+        return "void"
+
+
+@dataclass(frozen=True)
+class ErrorT(P4Type):
+    def describe(self) -> str:
+        return "error"
+
+
+@dataclass(frozen=True)
+class MatchKindT(P4Type):
+    def describe(self) -> str:
+        return "match_kind"
+
+
+@dataclass(frozen=True)
+class VarbitT(P4Type):
+    max_width: int
+
+    def describe(self) -> str:
+        return f"varbit<{self.max_width}>"
+
+
+@dataclass(frozen=True)
+class FieldT:
+    name: str
+    type: P4Type
+    annotations: tuple = ()
+
+
+@dataclass(frozen=True)
+class AggregateT(P4Type):
+    """Common shape of header, header_union and struct types."""
+
+    name: str
+    fields: tuple[FieldT, ...]
+    annotations: tuple = field(default=(), compare=False)
+
+    def field_type(self, name: str) -> P4Type | None:
+        for f in self.fields:
+            if f.name == name:
+                return f.type
+        return None
+
+    def describe(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class HeaderT(AggregateT):
+    @property
+    def width(self) -> int:
+        total = 0
+        for f in self.fields:
+            if isinstance(f.type, BitsT):
+                total += f.type.width
+            elif isinstance(f.type, BoolT):
+                total += 1
+            elif isinstance(f.type, VarbitT):
+                total += 0
+        return total
+
+
+@dataclass(frozen=True)
+class UnionT(AggregateT):
+    pass
+
+
+@dataclass(frozen=True)
+class StructT(AggregateT):
+    pass
+
+
+@dataclass(frozen=True)
+class StackT(P4Type):
+    element: P4Type
+    size: int
+
+    def describe(self) -> str:
+        return f"{self.element.describe()}[{self.size}]"
+
+
+@dataclass(frozen=True)
+class TupleT(P4Type):
+    elements: tuple[P4Type, ...]
+
+    def describe(self) -> str:
+        return "tuple<" + ", ".join(e.describe() for e in self.elements) + ">"
+
+
+@dataclass(frozen=True)
+class EnumT(P4Type):
+    """``enum E {..}`` (underlying None) or serializable ``enum bit<W> E {..}``."""
+
+    name: str
+    members: tuple[str, ...]
+    values: tuple[int, ...]
+    underlying: BitsT | None = None
+
+    def describe(self) -> str:
+        return self.name
+
+    def value_of(self, member: str) -> int | None:
+        if member in self.members:
+            return self.values[self.members.index(member)]
+        return None
+
+
+@dataclass(frozen=True)
+class ExternT(P4Type):
+    """An extern object type, possibly specialized (``register<bit<32>>``)."""
+
+    name: str
+    type_args: tuple[P4Type, ...] = ()
+
+    def describe(self) -> str:
+        if self.type_args:
+            return f"{self.name}<{', '.join(t.describe() for t in self.type_args)}>"
+        return self.name
+
+
+@dataclass(frozen=True)
+class TypeVarT(P4Type):
+    name: str
+
+    def describe(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class BlockT(P4Type):
+    """A parser, control or package type (used for parameters and instances)."""
+
+    kind: str
+    name: str
+
+    def describe(self) -> str:
+        return self.name
+
+
+def bit_width(t: P4Type) -> int:
+    """Width of a scalar type as stored in BMv2 (bool as 1 bit, enums/errors 32)."""
+    if isinstance(t, BitsT):
+        return t.width
+    if isinstance(t, BoolT):
+        return 1
+    if isinstance(t, EnumT):
+        return t.underlying.width if t.underlying else 32
+    if isinstance(t, ErrorT):
+        return 32
+    raise TypeError(f"no width for {t.describe()}")
+
+
+def is_scalar(t: P4Type) -> bool:
+    return isinstance(t, (BitsT, BoolT, EnumT, ErrorT))
