@@ -79,8 +79,11 @@ control FabricEgress(inout headers_t hdr,
     IntEgress() int_egress;
 
     apply {
+        // INT handles both sink packets and their report copies; one call site
+        // so that its tables are applied from one place only.
+        bool run_int = false;
         if (std_meta.instance_type == INSTANCE_EGRESS_CLONE) {
-            int_egress.apply(hdr, meta, std_meta);
+            run_int = true;
         } else if (std_meta.egress_port == CPU_PORT) {
             packet_io.apply(hdr, meta, std_meta);
         } else if (!meta.from_cpu) {
@@ -91,9 +94,12 @@ control FabricEgress(inout headers_t hdr,
                 if (meta.trim) {
                     trim.apply(hdr, meta, std_meta);
                 } else {
-                    int_egress.apply(hdr, meta, std_meta);
+                    run_int = true;
                 }
             }
+        }
+        if (run_int) {
+            int_egress.apply(hdr, meta, std_meta);
         }
         if (!meta.dropped) {
             port_tx.count((bit<32>) std_meta.egress_port);
