@@ -113,6 +113,22 @@ def build_layout(ctx: LoadContext) -> None:
         layout.field_lists[fl_id] = elements
         ctx.field_lists[fl_id] = fl.get("name", str(fl_id))
     layout.finish()
+    _apply_field_aliases(ctx)
+
+
+def _apply_field_aliases(ctx: LoadContext) -> None:
+    """Let get_std/set_std reach intrinsic fields a program keeps under other names
+    (field_aliases such as 'intrinsic_metadata.mcast_grp' -> [meta, grp])."""
+    layout = ctx.layout
+    for alias in ctx.doc.get("field_aliases", []) or []:
+        if (not isinstance(alias, list) or len(alias) != 2 or not isinstance(alias[0], str)):
+            raise LoadError("field_aliases", "each alias must be [name, [header, field]]", alias)
+        std_name = alias[0].rsplit(".", 1)[-1]
+        if std_name in layout.std_slots:
+            continue
+        slot, width, _, _ = field_slot(ctx, alias[1], "field_aliases", alias)
+        layout.std_slots[std_name] = slot
+        layout.std_masks[std_name] = (1 << width) - 1
 
 
 def field_ref(ctx: LoadContext, value: Any, where: str, fragment: Any) -> tuple[HeaderInfo, str]:
