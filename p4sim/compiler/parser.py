@@ -116,11 +116,11 @@ class Parser(StatementRules):
         self._declare_type(name.text)
         type_params = self._parse_type_params()
         with self._type_scope([p.name for p in type_params]):
-            self._expect("{", f"to open the {keyword.text} body")
+            open_brace = self._expect("{", f"to open the {keyword.text} body")
             fields: list[ast.StructField] = []
             while not self._at("}"):
                 if self._at_eof():
-                    raise self._error_here(f"expected '}}' to close {keyword.text} '{name.text}'")
+                    self._expect_closing("}", open_brace, f"{keyword.text} '{name.text}'")
                 fields.append(self._parse_struct_field())
             self._expect("}")
         node_type = {"header": ast.HeaderDecl, "header_union": ast.HeaderUnionDecl, "struct": ast.StructDecl}
@@ -160,8 +160,14 @@ class Parser(StatementRules):
 
     # BNF: extern_declaration : annotations EXTERN IDENT [ type_params ] '{' method_prototype* '}'
     #                         | annotations EXTERN function_prototype ';'
+    #                         | annotations EXTERN IDENT ';'
     def _parse_extern_declaration(self, annotations: ast.Annotations) -> ast.Declaration:
         extern_tok = self._advance()
+        if self._at_ident() and self._at(";", 1):  # a forward declaration of an extern type
+            name = self._advance()
+            self._advance()
+            self._declare_type(name.text)
+            return ast.ExternDecl(name.text, (), (), annotations=annotations, span=extern_tok.span)
         if self._at_ident() and (self._at("{", 1) or self._at("<", 1)):
             header = self._try(self._parse_extern_object_header)
             if header is not None:
@@ -189,10 +195,10 @@ class Parser(StatementRules):
         self._declare_type(name.text)
         methods: list[ast.MethodPrototype] = []
         with self._type_scope([p.name for p in type_params]):
-            self._expect("{")
+            open_brace = self._expect("{")
             while not self._at("}"):
                 if self._at_eof():
-                    raise self._error_here(f"expected '}}' to close extern '{name.text}'")
+                    self._expect_closing("}", open_brace, f"extern '{name.text}'")
                 methods.append(self._parse_method_prototype(name.text))
             self._expect("}")
         return ast.ExternDecl(name.text, type_params, tuple(methods), annotations=annotations, span=extern_tok.span)
@@ -255,12 +261,12 @@ class Parser(StatementRules):
                     annotations=annotations, span=parser_tok.span,
                 )
             ctor_params = self._parse_parameters() if self._at("(") else ()
-            self._expect("{", "to open the parser body")
+            open_brace = self._expect("{", "to open the parser body")
             local_decls: list[ast.Declaration] = []
             states: list[ast.ParserState] = []
             while not self._at("}"):
                 if self._at_eof():
-                    raise self._error_here(f"expected '}}' to close parser '{name.text}'")
+                    self._expect_closing("}", open_brace, f"parser '{name.text}'")
                 member_annotations = self._parse_annotations()
                 if self._at_word("state") and self._at_ident(1):
                     states.append(self._parse_parser_state(member_annotations))
@@ -278,12 +284,12 @@ class Parser(StatementRules):
     def _parse_parser_state(self, annotations: ast.Annotations) -> ast.ParserState:
         state_tok = self._advance()
         name = self._expect_name("a state name")
-        self._expect("{", "to open the state body")
+        open_brace = self._expect("{", "to open the state body")
         statements: list[ast.Statement] = []
         transition: ast.Expression | None = None
         while not self._at("}"):
             if self._at_eof():
-                raise self._error_here(f"expected '}}' to close state '{name.text}'")
+                self._expect_closing("}", open_brace, f"state '{name.text}'")
             if self._at("transition"):
                 transition = self._parse_transition()
                 if not self._at("}"):
@@ -312,11 +318,11 @@ class Parser(StatementRules):
         self._expect("(", "after 'select'")
         exprs = self._parse_expression_list(")")
         self._expect(")", "to close the select expression list")
-        self._expect("{", "to open the select cases")
+        open_brace = self._expect("{", "to open the select cases")
         cases: list[ast.SelectCase] = []
         while not self._at("}"):
             if self._at_eof():
-                raise self._error_here("expected '}' to close the select cases")
+                self._expect_closing("}", open_brace, "the select cases")
             cases.append(self._parse_select_case())
         self._expect("}")
         return ast.SelectExpression(exprs, tuple(cases), span=select_tok.span)
@@ -347,12 +353,12 @@ class Parser(StatementRules):
                     annotations=annotations, span=control_tok.span,
                 )
             ctor_params = self._parse_parameters() if self._at("(") else ()
-            self._expect("{", "to open the control body")
+            open_brace = self._expect("{", "to open the control body")
             local_decls: list[ast.Declaration] = []
             apply_block: ast.BlockStatement | None = None
             while not self._at("}"):
                 if self._at_eof():
-                    raise self._error_here(f"expected '}}' to close control '{name.text}'")
+                    self._expect_closing("}", open_brace, f"control '{name.text}'")
                 member_annotations = self._parse_annotations()
                 if self._at_word("apply") and self._at("{", 1):
                     if apply_block is not None:
@@ -402,11 +408,11 @@ class Parser(StatementRules):
     def _parse_table_declaration(self, annotations: ast.Annotations) -> ast.TableDecl:
         table_tok = self._advance()
         name = self._expect_name("a table name")
-        self._expect("{", "to open the table body")
+        open_brace = self._expect("{", "to open the table body")
         properties: list[ast.TableProperty] = []
         while not self._at("}"):
             if self._at_eof():
-                raise self._error_here(f"expected '}}' to close table '{name.text}'")
+                self._expect_closing("}", open_brace, f"table '{name.text}'")
             properties.append(self._parse_table_property())
         self._expect("}")
         return ast.TableDecl(name.text, tuple(properties), annotations=annotations, span=table_tok.span)
@@ -443,11 +449,11 @@ class Parser(StatementRules):
 
     # BNF: key_element : expression ':' IDENT annotations ';'
     def _parse_key_elements(self) -> tuple[ast.KeyElement, ...]:
-        self._expect("{", "to open the key")
+        open_brace = self._expect("{", "to open the key")
         elements: list[ast.KeyElement] = []
         while not self._at("}"):
             if self._at_eof():
-                raise self._error_here("expected '}' to close the key")
+                self._expect_closing("}", open_brace, "the key")
             start = self._peek()
             expr = self._parse_expression()
             self._expect(":", "between the key expression and its match kind")
@@ -459,11 +465,11 @@ class Parser(StatementRules):
         return tuple(elements)
 
     def _parse_action_list(self) -> tuple[ast.ActionRef, ...]:
-        self._expect("{", "to open the action list")
+        open_brace = self._expect("{", "to open the action list")
         refs: list[ast.ActionRef] = []
         while not self._at("}"):
             if self._at_eof():
-                raise self._error_here("expected '}' to close the action list")
+                self._expect_closing("}", open_brace, "the action list")
             refs.append(self._parse_action_ref(self._parse_annotations()))
             self._expect(";", "after the action name")
         self._expect("}")
@@ -480,11 +486,11 @@ class Parser(StatementRules):
         return ast.ActionRef(prefix + name.text, (), annotations, span=start.span)
 
     def _parse_table_entries(self) -> tuple[ast.TableEntry, ...]:
-        self._expect("{", "to open the entries")
+        open_brace = self._expect("{", "to open the entries")
         entries: list[ast.TableEntry] = []
         while not self._at("}"):
             if self._at_eof():
-                raise self._error_here("expected '}' to close the entries")
+                self._expect_closing("}", open_brace, "the entries")
             entries.append(self._parse_table_entry())
         self._expect("}")
         return tuple(entries)
@@ -514,4 +520,4 @@ def parse_tokens(tokens: Sequence[Token]) -> ast.Program:
     return Parser(tokens).parse_program()
 
 
-__all__ = ["Parser", "parse_tokens", "CompileError"]
+__all__ = ["Parser", "parse_tokens"]

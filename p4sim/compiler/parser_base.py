@@ -61,12 +61,22 @@ class ParserBase:
     def _expect(self, text: str, context: str = "") -> Token:
         if self._at(text):
             return self._advance()
-        raise self._error_here(f"expected '{text}'" + (f" {context}" if context else ""))
+        message = f"expected '{text}'" + (f" {context}" if context else "")
+        if text == ";" and self._pos > 0 and self._peek().span.line != self._tokens[self._pos - 1].span.line:
+            # A forgotten ';' at the end of a line: point where it belongs, not at the next line.
+            raise CompileError(self._span_after_previous(), message)
+        raise self._error_here(message)
 
-    def _expect_word(self, text: str, context: str = "") -> Token:
-        if self._at_word(text):
+    def _expect_closing(self, text: str, opening: Token, what: str) -> Token:
+        """Expect the bracket that closes ``opening``; the error notes where it opened."""
+        if self._at(text):
             return self._advance()
-        raise self._error_here(f"expected '{text}'" + (f" {context}" if context else ""))
+        error = self._error_here(f"expected '{text}' to close {what}")
+        raise CompileError(error.span, error.message, (f"{what} opened here: {opening.span}",))
+
+    def _span_after_previous(self) -> SourceSpan:
+        prev = self._tokens[self._pos - 1]
+        return SourceSpan(prev.span.file, prev.span.line, prev.span.col + len(prev.text), prev.span.source_line)
 
     def _expect_name(self, what: str = "a name") -> Token:
         tok = self._peek()
@@ -81,8 +91,8 @@ class ParserBase:
         found = "end of input" if tok.kind == EOF else f"'{tok.text}'"
         span = tok.span
         if tok.kind == EOF and self._tokens:
-            last = self._tokens[-1].span
-            span = SourceSpan(last.file, last.line, last.col + len(self._tokens[-1].text), last.source_line)
+            self._pos = len(self._tokens)
+            span = self._span_after_previous()
         return CompileError(span, f"{message}, found {found}")
 
     # ------------------------------------------------------------------ backtracking

@@ -14,7 +14,7 @@ class StatementRules(ExpressionRules):
         statements: list[ast.Statement] = []
         while not self._at("}"):
             if self._at_eof():
-                raise self._error_here("expected '}' to close the block")
+                self._expect_closing("}", open_tok, "the block")
             statements.append(self._parse_statement())
         self._expect("}")
         return ast.BlockStatement(tuple(statements), annotations, span=open_tok.span)
@@ -84,12 +84,11 @@ class StatementRules(ExpressionRules):
         if isinstance(target, ast.MethodCall):
             self._expect(";", "after the call")
             return ast.MethodCallStatement(target, span=start.span)
-        if isinstance(target, ast.ConstructorCall):
+        if isinstance(target, ast.ConstructorCall) and isinstance(target.type, ast.NamedType):
+            # A call of a function whose name is also a type; let name resolution decide.
             self._expect(";", "after the call")
-            call = ast.MethodCall(
-                ast.Name(target.type.name, target.type.top_level, span=target.span)  # type: ignore[attr-defined]
-                , target.type.type_args, target.args, span=target.span  # type: ignore[attr-defined]
-            )
+            callee = ast.Name(target.type.name, target.type.top_level, span=target.span)
+            call = ast.MethodCall(callee, target.type.type_args, target.args, span=target.span)
             return ast.MethodCallStatement(call, span=start.span)
         raise self._error_here("expected '=' or a method call in statement")
 
@@ -111,11 +110,11 @@ class StatementRules(ExpressionRules):
         self._expect("(", "after 'switch'")
         expr = self._parse_expression()
         self._expect(")", "to close the switch expression")
-        self._expect("{", "to open the switch body")
+        open_brace = self._expect("{", "to open the switch body")
         cases: list[ast.SwitchCase] = []
         while not self._at("}"):
             if self._at_eof():
-                raise self._error_here("expected '}' to close the switch")
+                self._expect_closing("}", open_brace, "the switch")
             cases.append(self._parse_switch_case())
         self._expect("}")
         return ast.SwitchStatement(expr, tuple(cases), span=switch_tok.span)
@@ -168,11 +167,11 @@ class StatementRules(ExpressionRules):
 
     # BNF: object_initializer : '{' ( function_declaration | instantiation )* '}'
     def _parse_object_initializer(self) -> tuple[ast.Declaration, ...]:
-        self._expect("{", "to open the object initializer")
+        open_brace = self._expect("{", "to open the object initializer")
         decls: list[ast.Declaration] = []
         while not self._at("}"):
             if self._at_eof():
-                raise self._error_here("expected '}' to close the object initializer")
+                self._expect_closing("}", open_brace, "the object initializer")
             annotations = self._parse_annotations()
             start = self._peek()
             decl_type = self._parse_type_ref()

@@ -3,7 +3,6 @@ stacks, type parameters and type arguments."""
 from __future__ import annotations
 
 from p4sim.compiler import ast
-from p4sim.compiler.errors import CompileError
 from p4sim.compiler.parser_base import ParserBase
 from p4sim.compiler.tokens import IDENT, INTEGER, KEYWORD
 
@@ -131,7 +130,3 @@ class TypeRules(ParserBase):
     def _parse_type_param(self) -> ast.TypeParameter:
         tok = self._expect_name("a type parameter name")
         return ast.TypeParameter(tok.text, span=tok.span)
-
-    def _require(self, condition: bool, tok, message: str) -> None:
-        if not condition:
-            raise CompileError(tok.span, message)

@@ -121,6 +121,9 @@ enum HashAlgorithm {
 }
 
 /* Mark the packet to be dropped at the end of the current pipeline. */
+@deprecated("Please use mark_to_drop(standard_metadata) instead.")
+extern void mark_to_drop();
+@pure
 extern void mark_to_drop(inout standard_metadata_t standard_metadata);
 
 /* result = base + (hash of data) mod max (or base when max is 0). */
@@ -147,12 +150,14 @@ extern Checksum16 {
 extern void verify_checksum<T, O>(in bool condition, in T data, in O checksum, HashAlgorithm algo);
 
 /* Store the checksum of data into checksum. */
+@pure
 extern void update_checksum<T, O>(in bool condition, in T data, inout O checksum, HashAlgorithm algo);
 
 /* As verify_checksum, with the unparsed payload appended to data. */
 extern void verify_checksum_with_payload<T, O>(in bool condition, in T data, in O checksum, HashAlgorithm algo);
 
 /* As update_checksum, with the unparsed payload appended to data. */
+@noSideEffects
 extern void update_checksum_with_payload<T, O>(in bool condition, in T data, inout O checksum, HashAlgorithm algo);
 
 /* Clone the packet to the session's port(s) at the end of the current pipeline. */

@@ -3,8 +3,9 @@ import pytest
 
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError
+from p4sim.compiler.frontend import parse_text
 
-from fe_helpers import lit, name, parse_declarations
+from fe_helpers import lit, parse_declarations
 
 
 def only(text: str) -> ast.Node:
@@ -186,7 +187,15 @@ def test_declaration_errors(text: str, message: str) -> None:
 
 def test_error_location_points_at_the_offending_token() -> None:
     with pytest.raises(CompileError) as caught:
-        parse_declarations("header h {\n    bit<8> a\n}")
+        parse_text("header h {\n    bit<8> a\n}")
     span = caught.value.span
-    assert span.source_line == "}" and span.col == 1
-    assert name("a") == name("a")  # builders compare by value, spans ignored
+    # A missing ';' is reported right after the last token of its line.
+    assert (span.line, span.col, span.source_line) == (2, 13, "    bit<8> a")
+
+
+def test_unclosed_brace_error_notes_where_it_opened() -> None:
+    with pytest.raises(CompileError) as caught:
+        parse_text("control K() {\n    apply {\n        exit;\n")
+    error = caught.value
+    assert "expected '}' to close the block" in error.message
+    assert any(":2:11" in note for note in error.notes)
