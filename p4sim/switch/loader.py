@@ -75,6 +75,7 @@ class LoadContext:
         self.calculations: dict[str, Any] = {}
         self.counters: dict[str, Any] = {}
         self.meters: dict[str, Any] = {}
+        self.direct_meters: dict[str, dict] = {}
         self.registers: dict[str, Any] = {}
         self.value_sets: dict[str, Any] = {}
         self.learn_lists: dict[int, tuple[str, list[Callable]]] = {}

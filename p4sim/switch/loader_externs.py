@@ -28,12 +28,10 @@ def build_externs(ctx: LoadContext) -> None:
         if arr.get("rate_count", 2) != 2:
             raise LoadError(where, "only 2-rate meters are supported", arr)
         if arr.get("is_direct"):
-            ctx.meters.setdefault("__direct__", {})[name] = arr
+            ctx.direct_meters[name] = arr  # cells live in the entries of the bound table
             continue
         size = require(arr, "size", where, int)
         ctx.meters[name] = MeterArray(name, size, unit, ctx.clock)
-    direct_meters = ctx.meters.pop("__direct__", {})
-    ctx.direct_meters = direct_meters  # type: ignore[attr-defined]
     for arr in doc.get("register_arrays", []) or []:
         name = require(arr, "name", "register_arrays", str)
         where = f"register_arrays[{name}]"

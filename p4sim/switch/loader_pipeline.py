@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from p4sim.switch.action_profiles import ActionProfileRuntime
+from p4sim.switch.calculations import compile_buf_builder
 from p4sim.switch.errors import LoadError, PipelineFault
 from p4sim.switch.expressions import ExprCompiler
 from p4sim.switch.loader import LoadContext, parse_hexstr, require
@@ -45,7 +46,6 @@ class PipelineBuilder:
         selector = None
         sel = prof.get("selector")
         if sel is not None:
-            from p4sim.switch.calculations import compile_buf_builder
             algo = require(sel, "algo", where, str)
             fn = self.hashes.get(algo)
             if fn is None:
@@ -117,7 +117,7 @@ class PipelineBuilder:
         direct_meter = tbl.get("direct_meters")
         meter_slot, meter_bytes = None, False
         if direct_meter is not None:
-            marr = getattr(self.ctx, "direct_meters", {}).get(direct_meter)
+            marr = self.ctx.direct_meters.get(direct_meter)
             if marr is None:
                 raise LoadError(where, f"unknown direct meter {direct_meter!r}", tbl)
             meter_slot, _, _, _ = field_slot(self.ctx, marr.get("result_target"), where, marr)
@@ -240,7 +240,9 @@ class PipelineBuilder:
         nodes[name] = action_call
 
     def link(self, nodes: dict[str, Node]) -> None:
-        for step in self._pending:
+        """Resolve the next-node names of everything built since the last link."""
+        pending, self._pending = self._pending, []
+        for step in pending:
             step(nodes)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from p4sim.switch.errors import ExitPipeline, LoadError, PipelineFault, quote_fragment
+from p4sim.switch.errors import ExitPipeline, LoadError, PipelineFault
 from p4sim.switch.expressions import ExprCompiler, is_const
 from p4sim.switch.loader import LoadContext, require
 from p4sim.switch.packet import HeaderInfo
@@ -488,4 +488,4 @@ def _run_with_jumps(body: list, where: str) -> Callable:
     return run
 
 
-__all__ = ["ActionFn", "PrimitiveCompiler", "compile_action", "DROP_PORT", "quote_fragment"]
+__all__ = ["ActionFn", "PrimitiveCompiler", "compile_action", "DROP_PORT"]

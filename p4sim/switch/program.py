@@ -132,7 +132,6 @@ class Program:
             for call in pipe.get("action_calls", []) or []:
                 builder.build_action_call(call, nodes)
             builder.link(nodes)
-            builder._pending = []
             init = pipe.get("init_table")
             if init is not None and init not in nodes:
                 raise LoadError(f"pipeline {pname}", f"init_table {init!r} does not exist", pipe)
