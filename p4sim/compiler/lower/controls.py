@@ -219,6 +219,9 @@ class ControlGraph:
     def statement(self, s: ast.Statement, scope: Scope, returns: list[Exit]) -> Fragment:
         if isinstance(s, ast.BlockStatement):
             return self.block(list(s.statements), scope, returns)
+        if self._is_simple(s, scope) or isinstance(s, (ast.ReturnStatement,
+                                                       ast.DeclarationStatement)):
+            return self.block([s], scope, returns)
         if isinstance(s, ast.IfStatement):
             return self.if_statement(s, scope, returns)
         if isinstance(s, ast.SwitchStatement):
@@ -286,6 +289,8 @@ class ControlGraph:
 
     def if_statement(self, s: ast.IfStatement, scope: Scope, returns: list[Exit]) -> Fragment:
         applied = self._apply_hit(s.cond, scope)
+        if applied is None and _contains_apply(s.cond):
+            return self._if_with_apply(s, scope, returns)
         if applied is not None:
             table, on_true, on_false = applied
             then = self.statement(s.then, scope, returns)
@@ -313,6 +318,19 @@ class ControlGraph:
             link(_set_attr(node, attr), frag, returns, exits)
         return Fragment(node.name, exits, False)
 
+    def _if_with_apply(self, s: ast.IfStatement, scope: Scope, returns: list[Exit]
+                       ) -> Fragment:
+        """A condition with ``t.apply().hit`` inside a larger expression: evaluate it
+        into a temporary bool with short-circuit order, then branch on it."""
+        from p4sim.compiler.semantic.types import BoolT as _Bool
+        name = f"$cond{self.lw.cond_ids.value}_{len(self.pipeline.tables)}"
+        scope = scope.child()
+        scope.declare(name, self.lw.layout.scalar("cond", _Bool()))
+        stmts = _evaluate_into(s.cond, name)
+        stmts.append(ast.IfStatement(ast.Name(name, span=s.cond.span), s.then, s.otherwise,
+                                     span=s.span))
+        return self.block(stmts, scope, returns)
+
     def _apply_hit(self, cond: ast.Expression, scope: Scope):
         negate = False
         while isinstance(cond, ast.Unary) and cond.op == "!":
@@ -326,9 +344,6 @@ class ControlGraph:
             table = self.apply_table(call, scope)
             hit = (cond.member == "hit") != negate
             return (table, "__HIT__", "__MISS__") if hit else (table, "__MISS__", "__HIT__")
-        if _contains_apply(cond):
-            raise CompileError(cond.span, "table.apply() may only appear as "
-                               "'t.apply().hit', 't.apply().miss' or in a switch")
         return None
 
     def switch(self, s: ast.SwitchStatement, scope: Scope, returns: list[Exit]) -> Fragment:
@@ -485,6 +500,28 @@ def _case_actions(s: ast.SwitchStatement, scope: Scope, short: dict, graph) -> s
             if full:
                 out.add(full)
     return out
+
+
+def _evaluate_into(e: ast.Expression, var: str) -> list[ast.Statement]:
+    """Statements that leave the value of ``e`` in bool variable ``var``."""
+    span = e.span
+    target = ast.Name(var, span=span)
+    if not _contains_apply(e):
+        return [ast.Assignment(target, e, span=span)]
+    if isinstance(e, ast.Binary) and e.op in ("&&", "||"):
+        first = _evaluate_into(e.left, var)
+        test: ast.Expression = target if e.op == "&&" else ast.Unary("!", target, span=span)
+        rest = ast.BlockStatement(tuple(_evaluate_into(e.right, var)), span=span)
+        return first + [ast.IfStatement(test, rest, None, span=span)]
+    if isinstance(e, ast.Unary) and e.op == "!":
+        return _evaluate_into(e.operand, var) + [
+            ast.Assignment(target, ast.Unary("!", target, span=span), span=span)]
+    if isinstance(e, ast.Member) and e.member in ("hit", "miss"):
+        yes = ast.Assignment(target, ast.BoolLiteral(True, span=span), span=span)
+        no = ast.Assignment(target, ast.BoolLiteral(False, span=span), span=span)
+        return [ast.IfStatement(e, yes, no, span=span)]
+    raise CompileError(span, "table.apply() may only be used as 't.apply().hit', "
+                       "'t.apply().miss' (possibly inside && / || / !) or in a switch")
 
 
 def _contains_apply(e: ast.Expression) -> bool:

@@ -205,8 +205,14 @@ class ExprLowerer:
 
     def _ArrayIndex(self, e: ast.ArrayIndex) -> Val:
         base = self.lower(e.expr)
+        if isinstance(base.ref, StructRef) and base.ref.type.name == "tuple":
+            index = self.const_int(e.index)
+            member = base.ref.member(f"f{index}")
+            if member is None:
+                raise CompileError(e.index.span, f"tuple index {index} is out of range")
+            return self.from_binding(member, e.span)
         if not isinstance(base.ref, StackRef):
-            raise CompileError(e.span, "only header stacks can be indexed")
+            raise CompileError(e.span, "only header stacks and tuples can be indexed")
         stack: StackRef = base.ref
         index = self.lower(e.index)
         if index.is_const:

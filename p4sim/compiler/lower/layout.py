@@ -6,8 +6,8 @@ from typing import Any
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower.storage import FieldRef, HeaderRef, StackRef, StructRef, UnionRef
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, EnumT, ErrorT, HeaderT, P4Type, StackT, StructT, UnionT, VarbitT,
-    bit_width)
+    BitsT, BoolT, EnumT, ErrorT, FieldT, HeaderT, P4Type, StackT, StructT, TupleT, UnionT,
+    VarbitT, bit_width)
 
 SCALARS = "scalars"
 
@@ -108,6 +108,10 @@ class Layout:
                     f.name if scalar_prefix is not None else f"{base}.{f.name}",
                     f.type, f"{prefix}.{f.name}")))
             return StructRef(t, tuple(members))
+        if isinstance(t, TupleT):
+            as_struct = StructT("tuple", tuple(FieldT(f"f{i}", e)
+                                               for i, e in enumerate(t.elements)))
+            return self.storage(base, as_struct, scalar_prefix)
         if isinstance(t, (BitsT, BoolT, EnumT, ErrorT)):
             return self.scalar(scalar_prefix or base, t)
         raise TypeError(f"cannot allocate storage for {t.describe()}")

@@ -36,6 +36,7 @@ def lower_program(program: ast.Program, program_file: str) -> Lowering:
     header_t, meta_t = _header_and_meta_types(parser_decl, parser_scope)
     std_t = _standard_metadata(info)
     _allocate(lw, header_t, meta_t, std_t)
+    _global_instances(lw, program)
     _field_lists(lw, meta_t)
     _controller_headers(lw, info)
     _lower_blocks(lw, blocks)
@@ -44,6 +45,18 @@ def lower_program(program: ast.Program, program_file: str) -> Lowering:
                         if e.underlying is None and e.name not in _builtin_enum_names(program)]
     lw.layout.finish_scalars()
     return lw
+
+
+def _global_instances(lw: Lowering, program: ast.Program) -> None:
+    """Top-level extern instances (shared by several controls), named without prefix."""
+    from p4sim.compiler.lower.instances import instantiate
+    scope = lw.info.scope
+    for decl in program.declarations:
+        if isinstance(decl, ast.Instantiation) and decl is not lw.info.main:
+            binding = scope.lookup(decl.type.name) if isinstance(decl.type, ast.NamedType) \
+                else None
+            if isinstance(binding, DeclBinding) and isinstance(binding.decl, ast.ExternDecl):
+                scope.declare(decl.name, instantiate(lw, decl, scope, ""))
 
 
 def _builtin_enum_names(program: ast.Program) -> set[str]:

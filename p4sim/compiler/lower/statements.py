@@ -264,7 +264,7 @@ def _width(t: P4Type) -> int | None:
 def declare_variable(body: StatementLowerer, decl: ast.VariableDecl) -> None:
     """Allocate storage for a local variable and run its initializer."""
     t = body.expr.resolve(decl.type)
-    if isinstance(t, (IntT, TupleT)):
+    if isinstance(t, IntT):
         raise CompileError(decl.span, f"local variables of type {t.describe()} are not "
                            "supported")
     ref = body.lw.layout.storage(decl.name, t, decl.name)

@@ -27,13 +27,24 @@ def action_name(decl: ast.ActionDecl, decl_scope: Scope) -> str:
     return qualified(decl_scope.prefix, decl.name, decl.annotations)
 
 
-def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope) -> ir.ActionIR:
-    """One BMv2 copy of a P4 action: parameters become runtime data."""
+def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
+                 bound: tuple[ast.Argument, ...] = (), caller_scope: Scope | None = None
+                 ) -> ir.ActionIR:
+    """One BMv2 copy of a P4 action: parameters become runtime data, except the
+    leading ones ``bound`` to arguments (evaluated in ``caller_scope``)."""
     scope = decl_scope.child()
     runtime: list[tuple[str, int]] = []
     params = []
     body = StatementLowerer(lw, scope)
-    for p in decl.params:
+    if bound:
+        from p4sim.compiler.lower.calls import bind_parameters
+        if len(bound) > len(decl.params):
+            raise CompileError(bound[0].span, f"too many arguments for action '{decl.name}'")
+        caller = StatementLowerer(lw, caller_scope or decl_scope)
+        caller.out = body.out
+        bind_parameters(decl.params[:len(bound)], [a.value for a in bound], caller, scope,
+                        f"action '{decl.name}'")
+    for p in decl.params[len(bound):]:
         t = body.expr.resolve(p.type)
         if p.direction:
             raise CompileError(p.span, f"parameter '{p.name}' of action '{decl.name}' has a "
@@ -172,10 +183,7 @@ class TableLowering:
         actions, refs, ids = [], [], {}
         for ref in prop.actions:
             decl, decl_scope = find_action(self.scope, ref, self.decl.name)
-            if ref.args:
-                raise CompileError(ref.span, "actions with bound arguments in an actions "
-                                   "list are not supported")
-            action = lower_action(self.lw, decl, decl_scope)
+            action = lower_action(self.lw, decl, decl_scope, ref.args, self.scope)
             if action.name in ids:
                 raise CompileError(ref.span, f"action '{ref.name}' is listed twice")
             ids[action.name] = (action, decl)
@@ -192,11 +200,14 @@ class TableLowering:
 
     def _action_data(self, ref: ast.ActionRef, decl: ast.ActionDecl) -> list[str]:
         from p4sim.compiler.lower.arguments import bind_arguments
-        if not ref.has_args and decl.params:
+        params = tuple(p for p in decl.params if not p.direction)
+        if not ref.has_args and params:
             raise CompileError(ref.span, f"action '{ref.name}' needs arguments here")
-        bound = bind_arguments(decl.params, ref.args, f"action '{ref.name}'", ref.span)
+        args = ref.args[len(decl.params) - len(params):] if len(ref.args) > len(params) \
+            else ref.args
+        bound = bind_arguments(params, args, f"action '{ref.name}'", ref.span)
         data = []
-        for p, arg in zip(decl.params, bound):
+        for p, arg in zip(params, bound):
             t = self.ex.resolve(p.type)
             val = self.ex.lower_typed(arg, t)
             if not val.is_const:
