@@ -1,7 +1,25 @@
 """The compiler front end: P4 source text to AST (preprocess, lex, parse).
 
 The bundled ``include`` directory (our own core.p4 and v1model.p4) is always searched
-last for ``#include <...>``, so programs compile without ``-I``.
+last for ``#include <...>``, so programs compile without ``-I``. Every error is a
+CompileError located in the file that contains the bad text (included files too).
+
+How some constructs come out of the parser (the AST is purely syntactic):
+
+- ``error.X`` is ``Member(TypeNameExpression(ErrorType()), "X")``; ``E.A`` for an enum
+  or ``HashAlgorithm.crc16`` is ``Member(Name("E"), "A")``.
+- ``T(args)`` where ``T`` is a declared type is a ConstructorCall (instances, package
+  arguments, ``implementation = action_profile(32)``); ``(T){f = 1}`` is a
+  StructExpression with ``type`` set; ``-5`` is ``Unary("-", IntLiteral(5))``; a bare
+  ``bit`` is ``bit<1>``.
+- ``.NoAction`` is ``Name(top_level=True)`` in expressions and ``ActionRef(".NoAction")``
+  in action lists, entries and default actions.
+- A select case keyset is a ListExpression for a tuple and a single expression otherwise;
+  a table entry's ``keyset`` is always a tuple. Masks and ranges are Binary ``&&&``/``..``;
+  ``_`` is DontCare and ``default`` DefaultExpression.
+- ``@pragma`` takes the rest of its line as ``body``; other annotations keep the raw text
+  between their brackets as ``body`` and, when it parses, the expressions as ``args``.
+- A Binary node's span is the span of its left operand (the start of the expression).
 """
 from __future__ import annotations
 

@@ -128,7 +128,22 @@ class ExpressionRules(TypeRules):
                 return expr
 
     def _parse_call_type_args(self) -> tuple[ast.Type, ...]:
-        """Type arguments of a call: only when ``<...>`` is followed by ``(``."""
+        """Type arguments of a call: only when every argument is a known type (or ``_``)
+        and ``<...>`` is followed by ``(``, so ``f(a < b, c > (d))`` stays two comparisons."""
+        depth = 0
+        for offset in range(len(self._tokens) - self._pos):
+            tok = self._peek(offset)
+            if tok.kind == PUNCT and tok.text in (";", "{", "}"):
+                raise self._error_here("not a generic call")
+            if tok.is_punct("<"):
+                depth += 1
+            elif tok.is_punct(">"):
+                depth -= 1
+                if depth == 0:
+                    break
+            if depth == 1 and (tok.is_punct("<") or tok.is_punct(",")):
+                if not (self._at_type_start(offset + 1) or self._peek(offset + 1).text == "_"):
+                    raise self._error_here("not a generic call")
         type_args = self._parse_type_args()
         if not self._at("("):
             raise self._error_here("not a generic call")

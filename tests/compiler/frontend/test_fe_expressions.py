@@ -112,6 +112,13 @@ def test_generic_method_call_versus_comparison() -> None:
     assert comparison == binary("&&", binary("<", name("a"), name("b")), binary(">", name("c"), name("d")))
 
 
+def test_comparisons_with_non_type_operands_are_not_type_arguments() -> None:
+    (stmt,) = parse_statements("f(a < b, c > (d));")
+    assert [arg.value for arg in stmt.call.args] == [
+        binary("<", name("a"), name("b")), binary(">", name("c"), name("d"))
+    ]
+
+
 def test_shift_right_versus_closing_type_arguments() -> None:
     assert parse_expression("a >> 2") == binary(">>", name("a"), lit(2))
     call = parse_expression("f<ext<bit<8>>>(1)")
