@@ -55,6 +55,15 @@ def decode_int(data: bytes, bitwidth: int, what: str = "value") -> int:
     return value
 
 
+def _decode_part(data: bytes, bitwidth: int, name: str, part: str) -> int:
+    """decode_int for a named part of a match field; the message is built only on error
+    (this runs for every field of every entry written)."""
+    value = int.from_bytes(data, "big")
+    if not data or value >> bitwidth:
+        decode_int(data, bitwidth, f"'{name}' {part}")
+    return value
+
+
 def is_canonical(data: bytes) -> bool:
     """True when a bytestring has no superfluous leading zero byte."""
     return len(data) == 1 or (len(data) > 1 and data[0] != 0)
@@ -188,7 +197,7 @@ def decode_field_match(fm: p4runtime_pb2.FieldMatch, kind: int, bitwidth: int,
         raise InvalidMatchError(
             f"match field '{name}' is {expected} but the request gives {which or 'nothing'}")
     if kind == MatchType.EXACT:
-        return ExactMatch(decode_int(fm.exact.value, bitwidth, f"'{name}' value"))
+        return ExactMatch(_decode_part(fm.exact.value, bitwidth, name, "value"))
     if kind == MatchType.LPM:
         plen = fm.lpm.prefix_len
         if plen <= 0 or plen > bitwidth:
@@ -197,15 +206,15 @@ def decode_field_match(fm: p4runtime_pb2.FieldMatch, kind: int, bitwidth: int,
                     f"'{name}': prefix length 0 is a don't-care match and must be omitted")
             raise InvalidMatchError(
                 f"'{name}': prefix length {plen} is outside 1..{bitwidth}")
-        value = decode_int(fm.lpm.value, bitwidth, f"'{name}' value")
+        value = _decode_part(fm.lpm.value, bitwidth, name, "value")
         host_bits = (1 << (bitwidth - plen)) - 1
         if value & host_bits:
             raise InvalidMatchError(
                 f"'{name}': value {value:#x} has bits set beyond prefix length {plen}")
         return LpmMatch(value, plen)
     if kind == MatchType.TERNARY:
-        value = decode_int(fm.ternary.value, bitwidth, f"'{name}' value")
-        mask = decode_int(fm.ternary.mask, bitwidth, f"'{name}' mask")
+        value = _decode_part(fm.ternary.value, bitwidth, name, "value")
+        mask = _decode_part(fm.ternary.mask, bitwidth, name, "mask")
         if mask == 0:
             raise InvalidMatchError(
                 f"'{name}': mask 0 is a don't-care match and must be omitted")
@@ -214,8 +223,8 @@ def decode_field_match(fm: p4runtime_pb2.FieldMatch, kind: int, bitwidth: int,
                 f"'{name}': value {value:#x} has bits outside mask {mask:#x}")
         return TernaryMatch(value, mask)
     if kind == MatchType.RANGE:
-        low = decode_int(fm.range.low, bitwidth, f"'{name}' low")
-        high = decode_int(fm.range.high, bitwidth, f"'{name}' high")
+        low = _decode_part(fm.range.low, bitwidth, name, "low")
+        high = _decode_part(fm.range.high, bitwidth, name, "high")
         if low > high:
             raise InvalidMatchError(f"'{name}': range low {low} is above high {high}")
         if low == 0 and high == (1 << bitwidth) - 1:
@@ -223,7 +232,7 @@ def decode_field_match(fm: p4runtime_pb2.FieldMatch, kind: int, bitwidth: int,
                 f"'{name}': the full range is a don't-care match and must be omitted")
         return RangeMatch(low, high)
     if kind == MatchType.OPTIONAL:
-        return OptionalMatch(decode_int(fm.optional.value, bitwidth, f"'{name}' value"))
+        return OptionalMatch(_decode_part(fm.optional.value, bitwidth, name, "value"))
     raise InvalidMatchError(f"match field '{name}' has unsupported match type {kind}")
 
 

@@ -2,8 +2,6 @@
 every failure into a P4RuntimeError with the status code the spec prescribes."""
 from __future__ import annotations
 
-from typing import Iterator
-
 from p4.v1 import p4runtime_pb2
 
 from p4sim.p4runtime import codec
@@ -88,8 +86,9 @@ class EntityHandlers:
         except (P4RuntimeError, TableError, codec.CodecError, PreError) as exc:
             return as_p4runtime_error(exc)
 
-    def read(self, entity: p4runtime_pb2.Entity) -> Iterator[p4runtime_pb2.Entity]:
-        """Entities matching one (possibly wildcard) read query."""
+    def read(self, entity: p4runtime_pb2.Entity, sink) -> None:
+        """Put the entities matching one (possibly wildcard) query into the response
+        slots `sink()` hands out."""
         which = entity.WhichOneof("entity")
         reader = self._readers.get(which)
         if reader is None:
@@ -97,9 +96,12 @@ class EntityHandlers:
                 raise invalid("read request entity is empty")
             raise P4RuntimeError(Code.UNIMPLEMENTED, f"reading {which} is not supported")
         try:
+            if which == "table_entry":
+                for _ in self.tables.read(entity.table_entry,
+                                          lambda: sink().table_entry):
+                    pass
+                return
             for found in reader(getattr(entity, which)):
-                out = p4runtime_pb2.Entity()
-                getattr(out, which).CopyFrom(found)
-                yield out
+                getattr(sink(), which).CopyFrom(found)
         except (TableError, codec.CodecError, PreError) as exc:
             raise as_p4runtime_error(exc) from None

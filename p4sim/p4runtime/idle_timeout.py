@@ -54,7 +54,7 @@ class IdleTimeoutMonitor:
                 for handle in table.idle_entries():
                     view = table.get_entry(handle)
                     entry = note.table_entry.add(table_id=info.id)
-                    entry.match.extend(translate.encode_match_key(info, view.keys))
+                    translate.encode_match_key(info, view.keys, entry.match)
                     entry.priority = translate.from_switch_priority(view.priority)
                     extras = state.entry_extras.get((info.name, handle))
                     if extras is not None:

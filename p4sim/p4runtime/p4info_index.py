@@ -7,6 +7,7 @@ in O(1) and raises NOT_FOUND with the offending ID otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from p4.config.v1 import p4info_pb2
 
@@ -20,6 +21,19 @@ ID_PREFIX = {
 }
 
 
+class FieldSpec(NamedTuple):
+    """A match field or action parameter as plain Python values: protobuf attribute
+    access is slow in the pure-Python protobuf runtime and these are read per entry."""
+    id: int
+    name: str
+    bitwidth: int
+    match_type: int = 0
+
+
+_PRIORITY_KINDS = {p4info_pb2.MatchField.TERNARY, p4info_pb2.MatchField.RANGE,
+                   p4info_pb2.MatchField.OPTIONAL}
+
+
 @dataclass
 class TableInfo:
     """A P4Info table with its match fields and action IDs at hand."""
@@ -29,34 +43,24 @@ class TableInfo:
     direct_counter_id: int = 0
     direct_meter_id: int = 0
 
-    @property
-    def id(self) -> int:
-        return self.proto.preamble.id
-
-    @property
-    def name(self) -> str:
-        return self.proto.preamble.name
-
-    @property
-    def needs_priority(self) -> bool:
-        """Tables with ternary, range or optional fields order entries by priority."""
-        kinds = {p4info_pb2.MatchField.TERNARY, p4info_pb2.MatchField.RANGE,
-                 p4info_pb2.MatchField.OPTIONAL}
-        return any(f.match_type in kinds for f in self.proto.match_fields)
+    def __post_init__(self) -> None:
+        self.id = self.proto.preamble.id
+        self.name = self.proto.preamble.name
+        self.fields = [FieldSpec(f.id, f.name, f.bitwidth, f.match_type)
+                       for f in self.proto.match_fields]
+        # Tables with ternary, range or optional fields order entries by priority.
+        self.needs_priority = any(f.match_type in _PRIORITY_KINDS for f in self.fields)
 
 
 @dataclass
 class ActionInfo:
     proto: p4info_pb2.Action
-    params_by_id: dict[int, p4info_pb2.Action.Param] = field(default_factory=dict)
 
-    @property
-    def id(self) -> int:
-        return self.proto.preamble.id
-
-    @property
-    def name(self) -> str:
-        return self.proto.preamble.name
+    def __post_init__(self) -> None:
+        self.id = self.proto.preamble.id
+        self.name = self.proto.preamble.name
+        self.params = [FieldSpec(p.id, p.name, p.bitwidth) for p in self.proto.params]
+        self.params_by_id = {p.id: p for p in self.params}
 
 
 class P4InfoIndex:
@@ -76,8 +80,7 @@ class P4InfoIndex:
                     info.direct_meter_id = rid
             self.tables[table.preamble.id] = info
         for action in p4info.actions:
-            self.actions[action.preamble.id] = ActionInfo(
-                action, {p.id: p for p in action.params})
+            self.actions[action.preamble.id] = ActionInfo(action)
         self.action_profiles = {a.preamble.id: a for a in p4info.action_profiles}
         self.counters = {c.preamble.id: c for c in p4info.counters}
         self.direct_counters = {c.preamble.id: c for c in p4info.direct_counters}

@@ -244,14 +244,21 @@ class P4RuntimeServer:
             self._require_state()
             return [self._handlers.write(update) for update in request.updates]
 
-    def read(self, request: p4runtime_pb2.ReadRequest) -> list[p4runtime_pb2.Entity]:
+    def read(self, request: p4runtime_pb2.ReadRequest) -> list[p4runtime_pb2.ReadResponse]:
+        """The ReadResponses (READ_CHUNK entities each) answering a request."""
         self._check_device(request.device_id)
+        responses = [p4runtime_pb2.ReadResponse()]
+
+        def sink() -> p4runtime_pb2.Entity:
+            if len(responses[-1].entities) >= READ_CHUNK:
+                responses.append(p4runtime_pb2.ReadResponse())
+            return responses[-1].entities.add()
+
         with self._lock:
             self._require_state()
-            found: list[p4runtime_pb2.Entity] = []
             for entity in request.entities:
-                found.extend(self._handlers.read(entity))
-            return found
+                self._handlers.read(entity, sink)
+        return responses
 
     # -- stream --------------------------------------------------------------------------
     def handle_stream_message(self, session: Session,
@@ -316,11 +323,10 @@ class _Service(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     def Read(self, request, context):
         try:
-            found = self.server.read(request)
+            responses = self.server.read(request)
         except P4RuntimeError as exc:
             self._abort(context, exc)
-        for start in range(0, max(len(found), 1), READ_CHUNK):
-            yield p4runtime_pb2.ReadResponse(entities=found[start:start + READ_CHUNK])
+        yield from responses
 
     def SetForwardingPipelineConfig(self, request, context):
         try:

@@ -79,27 +79,28 @@ def _from_param(param: rt.MatchParam, kind: int, bitwidth: int) -> codec.Match:
     return codec.TernaryMatch(param.value, param.mask & _full_mask(bitwidth))
 
 
-def decode_match_key(table: TableInfo, key_spec: list, fields: list,
+def decode_match_key(table: TableInfo, key_spec: list, fields,
                      what: str = "table") -> list[rt.MatchParam]:
     """Runtime match params (in key order) from the FieldMatches of a request."""
     given: dict[int, p4runtime_pb2.FieldMatch] = {}
     for fm in fields:
-        if fm.field_id not in table.fields_by_id:
-            raise invalid(f"{what} '{table.name}' has no match field with ID {fm.field_id}")
-        if fm.field_id in given:
-            raise invalid(f"match field ID {fm.field_id} appears twice")
-        given[fm.field_id] = fm
+        field_id = fm.field_id
+        if field_id not in table.fields_by_id:
+            raise invalid(f"{what} '{table.name}' has no match field with ID {field_id}")
+        if field_id in given:
+            raise invalid(f"match field ID {field_id} appears twice")
+        given[field_id] = fm
     params = []
-    for position, mf in enumerate(table.proto.match_fields):
+    for position, mf in enumerate(table.fields):
         switch_kind = key_spec[position].match_kind if position < len(key_spec) else ""
+        fm = given.get(mf.id)
         try:
-            if mf.id in given:
-                match = codec.decode_field_match(given[mf.id], mf.match_type,
-                                                 mf.bitwidth, mf.name)
+            if fm is not None:
+                match = codec.decode_field_match(fm, mf.match_type, mf.bitwidth, mf.name)
             else:
                 match = codec.wildcard(mf.match_type, mf.bitwidth)
         except codec.InvalidMatchError as exc:
-            if mf.id not in given:
+            if fm is None:
                 raise invalid(f"exact match field '{mf.name}' is missing") from None
             raise from_codec_error(exc) from None
         except codec.CodecError as exc:
@@ -108,53 +109,63 @@ def decode_match_key(table: TableInfo, key_spec: list, fields: list,
     return params
 
 
-def encode_match_key(table: TableInfo, params: list[rt.MatchParam]) -> list:
-    """Canonical FieldMatches (don't-care fields omitted) of runtime match params."""
-    fields = []
-    for mf, param in zip(table.proto.match_fields, params):
-        match = _from_param(param, mf.match_type, mf.bitwidth)
-        fm = codec.encode_field_match(mf.id, match, mf.bitwidth)
+def encode_match_key(table: TableInfo, params: list[rt.MatchParam], out) -> None:
+    """Append canonical FieldMatches (don't-care fields omitted) of runtime match
+    params to the repeated field `out`, building them in place."""
+    for mf, param in zip(table.fields, params):
+        width = mf.bitwidth
+        if isinstance(param, rt.ExactParam):
+            out.add(field_id=mf.id).exact.value = codec.encode_int(param.value, width)
+            continue
+        match = _from_param(param, mf.match_type, width)
+        fm = codec.encode_field_match(mf.id, match, width)
         if fm is not None:
-            fields.append(fm)
-    return fields
+            out.append(fm)
 
 
 def decode_action(index: P4InfoIndex, action: p4runtime_pb2.Action,
                   allowed: set[int] | None = None,
                   owner: str = "") -> tuple[ActionInfo, list[int]]:
     """(action info, argument ints in P4Info parameter order) of an Action message."""
-    info = index.action(action.action_id)
-    if allowed is not None and action.action_id not in allowed:
+    action_id = action.action_id
+    info = index.action(action_id)
+    if allowed is not None and action_id not in allowed:
         raise invalid(f"action '{info.name}' is not an action of {owner}")
     values: dict[int, int] = {}
     for param in action.params:
-        spec = info.params_by_id.get(param.param_id)
+        param_id, data = param.param_id, param.value
+        spec = info.params_by_id.get(param_id)
         if spec is None:
-            raise invalid(f"action '{info.name}' has no parameter with ID {param.param_id}")
-        if param.param_id in values:
+            raise invalid(f"action '{info.name}' has no parameter with ID {param_id}")
+        if param_id in values:
             raise invalid(f"action '{info.name}': parameter '{spec.name}' given twice")
-        try:
-            values[param.param_id] = codec.decode_int(
-                param.value, spec.bitwidth, f"parameter '{spec.name}' of '{info.name}'")
-        except codec.CodecError as exc:
-            raise from_codec_error(exc) from None
-    missing = [p.name for p in info.proto.params if p.id not in values]
-    if missing:
+        value = int.from_bytes(data, "big")
+        if not data or value >> spec.bitwidth:
+            try:
+                codec.decode_int(data, spec.bitwidth,
+                                 f"parameter '{spec.name}' of '{info.name}'")
+            except codec.CodecError as exc:
+                raise from_codec_error(exc) from None
+        values[param_id] = value
+    if len(values) != len(info.params):
+        missing = [p.name for p in info.params if p.id not in values]
         raise invalid(f"action '{info.name}' is missing parameter(s) {', '.join(missing)}")
-    return info, [values[p.id] for p in info.proto.params]
+    return info, [values[p.id] for p in info.params]
 
 
-def encode_action(index: P4InfoIndex, action_name: str,
-                  args: list[int]) -> p4runtime_pb2.Action:
-    """Action message of a runtime (name, args) pair."""
+def encode_action(index: P4InfoIndex, action_name: str, args: list[int],
+                  out: p4runtime_pb2.Action | None = None) -> p4runtime_pb2.Action:
+    """Fill `out` (or a new Action) from a runtime (name, args) pair."""
     action_id = index.action_ids_by_name.get(action_name)
     if action_id is None:
         raise P4RuntimeError(Code.INTERNAL,
                              f"switch action '{action_name}' is not in the P4Info")
     info = index.actions[action_id]
-    msg = p4runtime_pb2.Action(action_id=action_id)
-    for spec, value in zip(info.proto.params, args):
-        msg.params.add(param_id=spec.id,
-                       value=codec.encode_int(value & _full_mask(spec.bitwidth),
-                                              spec.bitwidth))
+    msg = p4runtime_pb2.Action() if out is None else out
+    msg.action_id = action_id
+    add = msg.params.add
+    for spec, value in zip(info.params, args):
+        value &= (1 << spec.bitwidth) - 1
+        add(param_id=spec.id,
+            value=value.to_bytes(max(1, (value.bit_length() + 7) // 8), "big"))
     return msg

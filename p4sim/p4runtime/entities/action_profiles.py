@@ -81,8 +81,8 @@ class ActionProfiles:
                     continue
                 msg = p4runtime_pb2.ActionProfileMember(action_profile_id=profile_id,
                                                         member_id=member_id)
-                msg.action.CopyFrom(
-                    translate.encode_action(self.state.index, view.action, view.args))
+                translate.encode_action(self.state.index, view.action, view.args,
+                                        msg.action)
                 yield msg
             if query.member_id and query.member_id not in ids.members:
                 raise not_found(f"action profile '{info.preamble.name}' has no "

@@ -242,20 +242,27 @@ class TableEntries:
                                                                 ranks)
 
     # -- reads -------------------------------------------------------------------------
-    def read(self, query: p4runtime_pb2.TableEntry) -> Iterator[p4runtime_pb2.TableEntry]:
+    def read(self, query: p4runtime_pb2.TableEntry,
+             new_entry=None) -> Iterator[p4runtime_pb2.TableEntry]:
+        """Entries a (wildcard) query selects.  With `new_entry` (a callable giving
+        the next TableEntry slot of the response) they are built in place, sparing a
+        copy per entry in the pure-Python protobuf runtime."""
         if query.table_id == 0:
             for info in self.state.index.tables.values():
                 table = self.state.runtime.tables.get(info.name)
                 if table is not None:
-                    yield from self._read_entries(info, table, query, filtered=False)
+                    yield from self._read_entries(info, table, query, False, new_entry)
             return
         info, table = self._table(query.table_id)
         if query.is_default_action:
-            yield self._default_entry(info, table, query)
+            entry = self._default_entry(info, table, query)
+            if new_entry is not None:
+                new_entry().CopyFrom(entry)
+            yield entry
             return
-        yield from self._read_entries(info, table, query, filtered=True)
+        yield from self._read_entries(info, table, query, True, new_entry)
 
-    def _read_entries(self, info: TableInfo, table, query, filtered: bool):
+    def _read_entries(self, info: TableInfo, table, query, filtered: bool, new_entry):
         if filtered and query.match:
             translate.check_priority(info, query.priority)
             keys = translate.decode_match_key(info, table.key_spec, query.match)
@@ -264,10 +271,17 @@ class TableEntries:
         else:
             views = table.entries()
         const_ranks = self._const_ranks(views)
+        has_filter = filtered and (query.priority or query.controller_metadata
+                                   or query.metadata or query.HasField("action"))
         for view in views:
-            entry = self._entry_msg(info, table, view, query, const_ranks)
-            if filtered and not self._passes_filter(entry, query):
+            if new_entry is not None and not has_filter:
+                yield self._entry_msg(info, table, view, query, const_ranks, new_entry())
                 continue
+            entry = self._entry_msg(info, table, view, query, const_ranks)
+            if has_filter and not self._passes_filter(entry, query):
+                continue
+            if new_entry is not None:
+                new_entry().CopyFrom(entry)
             yield entry
 
     @staticmethod
@@ -292,16 +306,20 @@ class TableEntries:
         return True
 
     def _entry_msg(self, info: TableInfo, table, view: EntryView, query,
-                   const_ranks: dict[int, int]) -> p4runtime_pb2.TableEntry:
-        entry = p4runtime_pb2.TableEntry(table_id=info.id, is_const=view.is_const)
-        entry.match.extend(translate.encode_match_key(info, view.keys))
+                   const_ranks: dict[int, int],
+                   out: p4runtime_pb2.TableEntry | None = None) -> p4runtime_pb2.TableEntry:
+        entry = p4runtime_pb2.TableEntry() if out is None else out
+        entry.table_id = info.id
+        if view.is_const:
+            entry.is_const = True
+        translate.encode_match_key(info, view.keys, entry.match)
         if view.handle in const_ranks:
             entry.priority = const_ranks[view.handle]
         else:
             entry.priority = translate.from_switch_priority(view.priority)
         if view.action is not None:
-            entry.action.action.CopyFrom(
-                translate.encode_action(self.state.index, view.action, view.args))
+            translate.encode_action(self.state.index, view.action, view.args,
+                                    entry.action.action)
         else:
             ids = self.state.profile_ids(self._profile_name(info))
             if view.member is not None:
@@ -310,9 +328,12 @@ class TableEntries:
                 entry.action.action_profile_group_id = ids.group_ids.get(view.group, 0)
         extras = self.state.entry_extras.get((info.name, view.handle))
         if extras is not None:
-            entry.controller_metadata = extras.controller_metadata
-            entry.metadata = extras.metadata
-            entry.idle_timeout_ns = extras.idle_timeout_ns
+            if extras.controller_metadata:
+                entry.controller_metadata = extras.controller_metadata
+            if extras.metadata:
+                entry.metadata = extras.metadata
+            if extras.idle_timeout_ns:
+                entry.idle_timeout_ns = extras.idle_timeout_ns
         self._add_direct_resources(info, table, view.handle, query, entry)
         return entry
 
@@ -333,6 +354,5 @@ class TableEntries:
         entry = p4runtime_pb2.TableEntry(table_id=info.id, is_default_action=True)
         action, args = table.get_default_action()
         if action is not None and action in self.state.index.action_ids_by_name:
-            entry.action.action.CopyFrom(
-                translate.encode_action(self.state.index, action, args))
+            translate.encode_action(self.state.index, action, args, entry.action.action)
         return entry
