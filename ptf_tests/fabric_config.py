@@ -1,0 +1,62 @@
+"""P4Runtime names of fabric.p4 and small configuration recipes shared by the tests
+(each write goes through FabricTest, so it is undone after the test)."""
+from __future__ import annotations
+
+from fabric_base import FabricTest
+
+ROUTES = "FabricIngress.routing.routes"
+NEXT_HOPS = "FabricIngress.routing.next_hops"
+MODES = "FabricIngress.routing.multipath_modes"
+SELECTOR = "FabricIngress.routing.multipath_selector"
+FORWARD = "FabricIngress.routing.forward"
+SET_GROUP = "FabricIngress.routing.set_group"
+PARTITIONS = "FabricIngress.partition.partitions"
+PORT_PARTITIONS = "FabricEgress.partition_check.port_partitions"
+PUNT_RULES = "FabricIngress.packet_io.punt_rules"
+ECN_THRESHOLDS = "FabricEgress.ecn.ecn_thresholds"
+TRIM_THRESHOLDS = "FabricIngress.trimming.trim_thresholds"
+TRIM_CLASSES = "FabricIngress.trimming.trim_classes"
+CREDIT_BANDS = "FabricIngress.credit_marking.credit_bands"
+CREDIT_METER = "FabricIngress.credit_marking.credit_rate"
+INT_NODE = "FabricEgress.int_egress.int_node"
+INT_WATCHLIST = "FabricEgress.int_egress.int_source.int_watchlist"
+INT_SINK_PORTS = "FabricEgress.int_egress.int_sink.int_sink_ports"
+REPORT_ENCAP = "FabricEgress.int_egress.int_report.report_encap"
+INT_DSCPS = "FabricParser.int_dscps"
+
+ROUTER_MAC = "00:aa:00:00:00:01"
+
+
+def host_mac(port: int) -> str:
+    """MAC address of the test host behind a switch port."""
+    return f"00:00:00:00:00:{port:02x}"
+
+
+def add_next_hop(test: FabricTest, member_id: int, port: int) -> None:
+    """A profile member forwarding to the host on ``port``, counted at ``member_id``."""
+    test.add_member(SELECTOR, member_id, FORWARD,
+                    {"port": port, "src_mac": ROUTER_MAC, "dst_mac": host_mac(port),
+                     "member_index": member_id})
+
+
+def route_to_port(test: FabricTest, prefix: str, port: int, partition: int = 0,
+                  group: int = 1, member_id: int | None = None) -> None:
+    """``prefix`` in ``partition`` goes to one next hop on ``port``."""
+    member_id = port if member_id is None else member_id
+    add_next_hop(test, member_id, port)
+    test.insert(ROUTES, SET_GROUP, {"partition": partition, "ipv4_dst": prefix},
+                {"group": group})
+    test.insert_to_member(NEXT_HOPS, member_id, {"group_id": group})
+
+
+def route_to_group(test: FabricTest, prefix: str, group: int, weights: dict[int, int],
+                   mode_action: str | None = None) -> None:
+    """``prefix`` (partition 0) goes to a multipath group of next hops; member ids are
+    the ports, mapped to their weights; ``mode_action`` picks the spreading mode."""
+    for port in weights:
+        add_next_hop(test, port, port)
+    test.add_group(SELECTOR, group, weights)
+    test.insert(ROUTES, SET_GROUP, {"partition": 0, "ipv4_dst": prefix}, {"group": group})
+    test.insert_to_group(NEXT_HOPS, group, {"group_id": group})
+    if mode_action is not None:
+        test.insert(MODES, f"FabricIngress.routing.{mode_action}", {"group_id": group})
