@@ -215,6 +215,7 @@ class ExprCompiler:
                     if not 0 <= i < size:
                         raise PipelineFault(f"index {i} out of bounds for stack {stack.name}")
                     return infos[i]
+                deref.sample = infos[0]  # type: ignore[attr-defined] - all share one type
                 return deref
         raise LoadError(where, "expected a header", node)
 
@@ -256,12 +257,7 @@ class ExprCompiler:
     def _access_field_widths(self, header, offset: Any, where: str, node: Any) -> int:
         if not isinstance(offset, int):
             raise LoadError(where, "access_field offset must be an integer", node)
-        static = getattr(header, "static", None)
-        sample = static
-        if sample is None:
-            # all members of a stack share one type; find it from any header of the program
-            sample = next((h for h in self.ctx.layout.headers
-                           if offset < len(h.field_names)), None)
+        sample = getattr(header, "static", None) or getattr(header, "sample", None)
         if sample is None or offset >= len(sample.field_names):
             raise LoadError(where, f"field offset {offset} out of range", node)
         return sample.widths[offset]
@@ -330,7 +326,15 @@ class ExprCompiler:
         if name == "access_field":
             header = self.header(left, where, n_args)
             offset = right
-            self._access_field_widths(header, offset, where, op)
+            width = self._access_field_widths(header, offset, where, op)
+            sample = getattr(header, "static", None) or getattr(header, "sample", None)
+            if sample.signed[offset]:
+                top, full = 1 << (width - 1), 1 << width
+
+                def access_signed(p, a):
+                    v = p.f[header(p, a).base + offset]
+                    return v - full if v & top else v
+                return access_signed
             return lambda p, a: p.f[header(p, a).base + offset]
         if name == "dereference_header_stack":
             raise LoadError(where, "a header stack element cannot be used as a value here", op)
