@@ -256,6 +256,10 @@ class Preprocessor:
         i = 0
         while i < len(tokens):
             tok = tokens[i]
+            if tok.kind == IDENT and tok.text in ("__LINE__", "__FILE__") and tok.text not in self.macros:
+                out.append(_builtin_macro(tok))
+                i += 1
+                continue
             macro = self.macros.get(tok.text) if tok.kind in (IDENT, KEYWORD) else None
             if macro is None or tok.text in hidden:
                 out.append(tok)
@@ -356,6 +360,15 @@ class Preprocessor:
         out.append(new_tokens[0].relocated(call.span))
         out.extend(t.relocated(call.span) for t in right_tokens[1:])
         return j + 3
+
+
+def _builtin_macro(tok: Token) -> Token:
+    """``__LINE__`` / ``__FILE__``: the line and file where they are used."""
+    if tok.text == "__LINE__":
+        text = str(tok.span.line)
+        return Token(INTEGER, text, tok.span, parse_int_literal(text, tok.span), False, tok.space_before)
+    escaped = tok.span.file.replace("\\", "\\\\").replace('"', '\\"')
+    return Token(STRING, f'"{escaped}"', tok.span, tok.span.file, False, tok.space_before)
 
 
 def _spaced_like(use: Token, expansion: list[Token]) -> list[Token]:

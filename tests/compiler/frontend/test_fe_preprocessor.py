@@ -126,3 +126,11 @@ def test_macro_table_is_per_instance() -> None:
 def test_directive_errors(text: str, message: str) -> None:
     with pytest.raises(CompileError, match=message):
         preprocess_text(text, "bad.p4")
+
+
+def test_line_and_file_builtins() -> None:
+    tokens = preprocess_text("\n\nx = __LINE__; f = __FILE__;", "dir/file.p4")
+    line = next(t for t in tokens if t.kind == "INTEGER")
+    assert line.value.value == 3
+    name = next(t for t in tokens if t.kind == "STRING")
+    assert name.value == "dir/file.p4"

@@ -6,6 +6,8 @@ does not depend on where the repository lives. Regenerate the .err files only wi
 UPDATE_GOLDEN=1 (then review the diff).
 """
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,3 +37,16 @@ def test_syntax_error_matches_expected_text(path: Path) -> None:
         expected_file.write_text(actual)
     assert expected_file.is_file(), f"missing {expected_file.name} (run with UPDATE_GOLDEN=1)"
     assert actual == expected_file.read_text()
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
+def test_compiler_cli_prints_the_same_error_and_exits_1(path: Path, tmp_path: Path) -> None:
+    """Through p4sim-compile: the located error on stderr, exit status 1, no traceback."""
+    result = subprocess.run(
+        [sys.executable, "-m", "p4sim.compiler.cli", "-o", str(tmp_path / "out.json"), path.name],
+        cwd=NEGATIVE_DIR, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip() == path.with_suffix(".err").read_text().strip()
+    assert not (tmp_path / "out.json").exists()
