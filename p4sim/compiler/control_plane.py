@@ -123,6 +123,7 @@ class ControllerHeaderInfo(Named):
     """A header annotated ``@controller_header("packet_in")``; name is that string."""
 
     metadata: tuple[StructMemberInfo, ...]
+    type_name: str | None = None  # the header type name, which p4c hashes for the ID
 
 
 @dataclass(frozen=True)

@@ -179,7 +179,7 @@ def _controller_headers(lw: Lowering, info: GlobalInfo) -> None:
             continue
         lw.cp.controller_headers.append(ControllerHeaderInfo(
             name, tuple(StructMemberInfo(f.name, bit_width(f.type)) for f in t.fields),
-            **cp_extras(t.annotations)))
+            t.name, **cp_extras(t.annotations)))
 
 
 def _bindings(lw: Lowering, decl, role: str) -> dict[str, Any]:
