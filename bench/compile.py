@@ -83,6 +83,24 @@ def failure_summary(output: str) -> str:
     return (located[0] if located else lines[-1])[:100]
 
 
+def startup_floor(compiler: str, repeat: int) -> Outcome:
+    """Wall time of ``COMPILER --help``: process start and imports, the part of every
+    row that does not depend on the program."""
+    best: float | None = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        try:
+            result = subprocess.run([compiler, "--help"], capture_output=True,
+                                    timeout=TIMEOUT_SECONDS, check=False)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return Outcome(None, f"cannot run {compiler} --help: {error}")
+        elapsed = time.perf_counter() - start
+        if result.returncode != 0:
+            return Outcome(None, f"{compiler} --help exited {result.returncode}")
+        best = elapsed if best is None else min(best, elapsed)
+    return Outcome(best)
+
+
 def measure(compiler: str, program: Path, repeat: int) -> Outcome:
     if not program.is_file():
         return Outcome(None, "no such file")
@@ -130,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
         print("no programs to compile")
         return 0
 
+    floor = startup_floor(p4sim, args.repeat)
+    print(f"start-up floor (p4sim-compile --help): {floor.cell().strip()}")
+    if p4c:
+        print(f"start-up floor (p4c-bm2-ss --help): {startup_floor(p4c, args.repeat).cell().strip()}")
     width = max(len(display_name(p)) for p in programs)
     header = f"{'program':<{width}}  {'p4sim-compile':<24}"
     header += "  p4c-bm2-ss" if p4c else "  (p4c-bm2-ss not on PATH)"
