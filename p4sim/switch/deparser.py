@@ -10,51 +10,43 @@ from p4sim.switch.loader_codegen import make_packer
 from p4sim.switch.packet import HeaderInfo
 
 
-def _emitter(info: HeaderInfo) -> Callable[[list], bytes | None]:
-    base, vslot = info.base, info.valid_slot
+def _serializer(info: HeaderInfo) -> Callable[[list], bytes]:
+    """f -> the bytes of a (valid) header."""
     if info.varbit_index is not None:
-        def emit_varbit(f):
-            if not f[vslot]:
-                return None
+        def serialize_varbit(f):
             value, nbits = header_bits(info, f)
             return value.to_bytes(nbits // 8, "big")
-        return emit_varbit
+        return serialize_varbit
     nbytes = info.fixed_bits // 8
     shifts, pos = [], info.fixed_bits
     for width in info.widths:
         pos -= width
         shifts.append(pos)
-    pack = make_packer(list(zip(range(base, vslot), shifts)))
+    pack = make_packer(list(zip(range(info.base, info.valid_slot), shifts)))
 
-    def emit(f):
-        if not f[vslot]:
-            return None
+    def serialize(f):
         return pack(f).to_bytes(nbytes, "big")
-    return emit
+    return serialize
 
 
 def compile_deparser(ctx: LoadContext, deparser: dict,
                      primitives: list[Callable]) -> Callable[[Any], bytes]:
     name = deparser.get("name", "deparser")
     order = require(deparser, "order", f"deparser {name}", list)
-    emitters = []
+    items = []
     for hname in order:
         info = ctx.layout.header_by_name.get(hname)
         if info is None:
             raise LoadError(f"deparser {name}", f"unknown header {hname!r} in order", deparser)
-        emitters.append(_emitter(info))
-    emit_t = tuple(emitters)
+        items.append((info.valid_slot, _serializer(info)))
+    items_t = tuple(items)
     prims = tuple(primitives)
 
     def deparse(p) -> bytes:
         for prim in prims:
             prim(p, None)
         f = p.f
-        out = []
-        for emit in emit_t:
-            chunk = emit(f)
-            if chunk is not None:
-                out.append(chunk)
+        out = [serialize(f) for vslot, serialize in items_t if f[vslot]]
         out.append(p.payload)
         return b"".join(out)
     return deparse
