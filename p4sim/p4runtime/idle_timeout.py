@@ -1,8 +1,8 @@
 """IdleTimeoutNotification for entries of tables with support_timeout.
 
 A background thread asks each such table which entries have not been hit for their
-TTL, tells the primary controller, and restarts those entries' timers so that a
-still-idle entry is reported again one TTL later rather than on every poll.
+TTL and tells the primary controller, once per idle period: an entry is reported again
+only after a packet has hit it and it has gone idle anew.
 """
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ class IdleTimeoutMonitor:
         self._lock = lock
         self._send = send
         self._stop = threading.Event()
+        self._reported: dict[tuple[str, int], float] = {}   # entry -> report time
+        self._state = None
         self._thread = threading.Thread(target=self._run, name="p4rt-idle", daemon=True)
         self._thread.start()
 
@@ -44,6 +46,10 @@ class IdleTimeoutMonitor:
             state = self._get_state()
             if state is None:
                 return None
+            if state is not self._state:
+                self._state, self._reported = state, {}
+            now = time.monotonic()
+            reported: dict[tuple[str, int], float] = {}
             note = p4runtime_pb2.IdleTimeoutNotification()
             for info in state.index.tables.values():
                 if info.proto.idle_timeout_behavior != p4info_pb2.Table.NOTIFY_CONTROL:
@@ -52,6 +58,13 @@ class IdleTimeoutMonitor:
                 if table is None:
                     continue
                 for handle in table.idle_entries():
+                    key = (info.name, handle)
+                    when = self._reported.get(key)
+                    if when is not None and \
+                            table.time_since_hit_ms(handle) / 1000 >= now - when:
+                        reported[key] = when      # not hit since it was reported
+                        continue
+                    reported[key] = now
                     view = table.get_entry(handle)
                     entry = note.table_entry.add(table_id=info.id)
                     translate.encode_match_key(info, view.keys, entry.match)
@@ -61,7 +74,7 @@ class IdleTimeoutMonitor:
                         entry.controller_metadata = extras.controller_metadata
                         entry.metadata = extras.metadata
                         entry.idle_timeout_ns = extras.idle_timeout_ns
-                    table.set_entry_ttl(handle, view.ttl_ms)
+            self._reported = reported
             if not note.table_entry:
                 return None
             note.timestamp = time.time_ns()

@@ -1,0 +1,154 @@
+"""Features p4runtime-shell does not reach, through raw p4.v1 messages: idle-timeout
+notifications, value sets, digest batching, direct counter entities, wildcard reads."""
+import json
+import queue
+
+import grpc
+import pytest
+from google.rpc import code_pb2
+from p4.v1 import p4runtime_pb2
+from scapy.layers.l2 import Ether
+
+from p4rt_harness import RawClient, ids, json_path, load_p4info, update, write_errors
+
+
+def lpm_entry(n, prefix: bytes, plen: int, idle_ns: int = 0) -> p4runtime_pb2.TableEntry:
+    entry = p4runtime_pb2.TableEntry(table_id=n["IngressImpl.ipv4_lpm"],
+                                     idle_timeout_ns=idle_ns)
+    fm = entry.match.add(field_id=1)
+    fm.lpm.value, fm.lpm.prefix_len = prefix, plen
+    entry.action.action.action_id = n["IngressImpl.drop"]
+    return entry
+
+
+@pytest.fixture
+def ageing(rig, client, tmp_path):
+    """l3_lpm with idle timeout support on ipv4_lpm (a program variant)."""
+    doc = json.loads(json_path("l3_lpm").read_text())
+    for pipeline in doc["pipelines"]:
+        for table in pipeline["tables"]:
+            if table["name"] == "IngressImpl.ipv4_lpm":
+                table["support_timeout"] = True
+    p4info = load_p4info("l3_lpm")
+    p4info.tables[0].idle_timeout_behavior = p4info.tables[0].NOTIFY_CONTROL
+    req = p4runtime_pb2.SetForwardingPipelineConfigRequest(
+        device_id=0, action=p4runtime_pb2.SetForwardingPipelineConfigRequest
+        .VERIFY_AND_COMMIT)
+    req.election_id.low = client.election_id
+    req.config.p4info.CopyFrom(p4info)
+    req.config.p4_device_config = json.dumps(doc).encode()
+    client.stub.SetForwardingPipelineConfig(req)
+    return client
+
+
+def test_idle_entry_is_reported_to_the_primary(ageing):
+    n = ids("l3_lpm")
+    entry = lpm_entry(n, b"\x0a\x00\x00\x00", 8, idle_ns=100_000_000)
+    entry.controller_metadata = 77
+    ageing.write(update("INSERT", table_entry=entry))
+    note = ageing.next_message("idle_timeout_notification", timeout=5)
+    [reported] = note.idle_timeout_notification.table_entry
+    assert reported.match == entry.match
+    assert reported.idle_timeout_ns == 100_000_000 and reported.controller_metadata == 77
+    with pytest.raises(queue.Empty):     # once per idle period, not on every sweep
+        ageing.next_message("idle_timeout_notification", timeout=0.4)
+    query = p4runtime_pb2.TableEntry(table_id=n["IngressImpl.ipv4_lpm"])
+    query.time_since_last_hit.SetInParent()
+    [read] = ageing.read(p4runtime_pb2.Entity(table_entry=query))
+    assert read.table_entry.time_since_last_hit.elapsed_ns >= 100_000_000
+    assert read.table_entry.idle_timeout_ns == 100_000_000
+
+
+def test_idle_timeout_on_a_table_without_support_is_invalid(client):
+    client.set_pipeline("l3_lpm")
+    with pytest.raises(grpc.RpcError) as exc:
+        client.write(update("INSERT", table_entry=lpm_entry(
+            ids("l3_lpm"), b"\x0a\x00\x00\x00", 8, idle_ns=1_000_000)))
+    [err] = write_errors(exc.value)
+    assert err.canonical_code == code_pb2.INVALID_ARGUMENT
+
+
+def probe_frame(ether_type: int) -> bytes:
+    return bytes(Ether(dst="00:00:00:00:00:01", src="00:00:00:00:00:02", type=ether_type)
+                 / b"\x00\x00" / (b"\xee" * 40))
+
+
+def test_value_set_members_steer_the_parser(rig, client):
+    client.set_pipeline("stack_and_queues")
+    n = ids("stack_and_queues")
+    fwd = p4runtime_pb2.TableEntry(table_id=n["IngressImpl.fwd"])
+    fwd.match.add(field_id=1).exact.value = b"\x01"
+    fwd.action.action.action_id = n["IngressImpl.forward"]
+    fwd.action.action.params.add(param_id=1, value=b"\x02")
+    hop = p4runtime_pb2.TableEntry(table_id=n["EgressImpl.hop_record"])
+    hop.match.add(field_id=1).exact.value = b"\x01"
+    hop.action.action.action_id = n["EgressImpl.push_hop"]
+    hop.action.action.params.add(param_id=1, value=b"\x07")
+    client.write(update("INSERT", table_entry=fwd), update("INSERT", table_entry=hop))
+    frame = probe_frame(0x1234)
+    [(_, plain)] = rig.send(1, frame)
+    assert len(plain) == len(frame)               # 0x1234 is not a probe yet
+    vset = p4runtime_pb2.ValueSetEntry(value_set_id=n["ParserImpl.probe_types"])
+    vset.members.add().match.add(field_id=1).exact.value = b"\x12\x34"
+    client.write(update("MODIFY", value_set_entry=vset))
+    [(_, probed)] = rig.send(1, frame)
+    assert len(probed) == len(frame) + 12         # one hop record pushed
+    [read] = client.read(p4runtime_pb2.Entity(value_set_entry=p4runtime_pb2.ValueSetEntry(
+        value_set_id=n["ParserImpl.probe_types"])))
+    assert read.value_set_entry == vset
+    too_many = p4runtime_pb2.ValueSetEntry(value_set_id=n["ParserImpl.probe_types"])
+    for value in range(5):
+        too_many.members.add().match.add(field_id=1).exact.value = bytes([value + 1])
+    with pytest.raises(grpc.RpcError) as exc:
+        client.write(update("MODIFY", value_set_entry=too_many))
+    assert write_errors(exc.value)[0].canonical_code == code_pb2.RESOURCE_EXHAUSTED
+
+
+def learn_frame(src_last: int) -> bytes:
+    return bytes(Ether(dst="00:00:00:00:00:02", src=f"00:00:00:00:00:{src_last:02x}")
+                 / (b"\x00" * 46))
+
+
+def test_digests_are_batched_by_list_size(rig, client):
+    client.set_pipeline("replication")
+    entry = p4runtime_pb2.DigestEntry(digest_id=ids("replication")["learn_t"])
+    entry.config.max_list_size = 2
+    entry.config.max_timeout_ns = 5_000_000_000
+    client.write(update("INSERT", digest_entry=entry))
+    rig.send(1, learn_frame(0x11))
+    rig.send(2, learn_frame(0x22))
+    digest = client.next_message("digest").digest
+    assert [d.struct.members[0].bitstring for d in digest.data] == [b"\x11", b"\x22"]
+
+
+def test_digest_list_is_flushed_after_max_timeout(rig, client):
+    client.set_pipeline("replication")
+    entry = p4runtime_pb2.DigestEntry(digest_id=ids("replication")["learn_t"])
+    entry.config.max_list_size = 100
+    entry.config.max_timeout_ns = 50_000_000
+    client.write(update("INSERT", digest_entry=entry))
+    rig.send(1, learn_frame(0x33))
+    digest = client.next_message("digest", timeout=5).digest
+    assert len(digest.data) == 1
+
+
+def test_direct_counter_entity_and_wildcard_reads(rig, client):
+    client.set_pipeline("l3_lpm")
+    n = ids("l3_lpm")
+    entry = lpm_entry(n, b"\x0a\x00\x00\x00", 8)
+    client.write(update("INSERT", table_entry=entry))
+    direct = p4runtime_pb2.DirectCounterEntry(table_entry=entry)
+    direct.data.packet_count, direct.data.byte_count = 5, 500
+    client.write(update("MODIFY", direct_counter_entry=direct))
+    [read] = client.read(p4runtime_pb2.Entity(
+        direct_counter_entry=p4runtime_pb2.DirectCounterEntry(
+            table_entry=p4runtime_pb2.TableEntry(table_id=n["IngressImpl.ipv4_lpm"]))))
+    assert (read.direct_counter_entry.data.packet_count,
+            read.direct_counter_entry.data.byte_count) == (5, 500)
+    everything = client.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry()))
+    assert [e.table_entry.match for e in everything] == [entry.match]
+    with_counters = p4runtime_pb2.TableEntry(table_id=n["IngressImpl.ipv4_lpm"])
+    with_counters.counter_data.SetInParent()
+    [read] = client.read(p4runtime_pb2.Entity(table_entry=with_counters))
+    assert read.table_entry.counter_data.packet_count == 5
+    assert not read.table_entry.HasField("meter_config")
