@@ -1,0 +1,1 @@
+"""Telemetry collector: receives Telemetry Report v2.0 over UDP, decodes and stores it."""
