@@ -21,10 +21,8 @@ def plain_name(name: str) -> str:
 def hash_name(item: Named) -> str:
     """The name p4c hashes: for a controller header that is the header *type* name
     (``packet_in_t``), not the ``@controller_header`` string it publishes."""
-    if isinstance(item, ControllerHeaderInfo):
-        type_name = getattr(item, "type_name", None)
-        if type_name:
-            return plain_name(type_name)
+    if isinstance(item, ControllerHeaderInfo) and item.type_name:
+        return plain_name(item.type_name)
     return plain_name(item.name)
 
 

@@ -2,7 +2,6 @@
 /work/shared/reference/p4, listing objects in the order p4c emits them."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from p4sim.compiler.control_plane import (
@@ -82,16 +81,8 @@ def multipath() -> ControlPlaneModel:
     )
 
 
-@dataclass(frozen=True)
-class TypedControllerHeader(ControllerHeaderInfo):
-    """ControllerHeaderInfo plus the header type name p4c hashes for the ID (the shared
-    model has no field for it yet; the builder reads ``type_name`` when present)."""
-
-    type_name: str = ""
-
-
 def _controller_header(direction: str, port_field: str) -> ControllerHeaderInfo:
-    return TypedControllerHeader(
+    return ControllerHeaderInfo(
         direction,
         annotations=(Annot("controller_header", f'"{direction}"'),),
         metadata=(StructMemberInfo(port_field, 9), StructMemberInfo("pad", 7)),
