@@ -296,6 +296,7 @@ class ControlGraph:
             then = self.statement(s.then, scope, returns)
             other = self.statement(s.otherwise, scope, returns) if s.otherwise else Fragment()
             exits: list[Exit] = [_set_attr(table, "base_default_next")]
+            table.next_tables = {}  # BMv2: either per-action or __HIT__/__MISS__
             for key, frag in ((on_true, then), (on_false, other)):
                 link(_set_table_next(table, key), frag, returns, exits)
             return self._with_key_prelude(table, Fragment(table.name, exits, False))

@@ -98,6 +98,11 @@ def lower_state(lw: Lowering, state: ast.ParserState, stmts: list[ast.Statement]
     keys = []
     widths = []
     for e in t.exprs:
+        stack_field = _last_stack_field(body, e)
+        if stack_field is not None:
+            keys.append(stack_field[0])
+            widths.append((stack_field[1], BitsT(stack_field[1])))
+            continue
         val = body.expr.lower(e)
         if not isinstance(val.type, (BitsT, BoolT, EnumT, ErrorT)):
             raise CompileError(e.span, "select keys must be bit<W>, bool, enum or error")
@@ -115,6 +120,22 @@ def lower_state(lw: Lowering, state: ast.ParserState, stmts: list[ast.Statement]
     for case in t.cases:
         out.transitions.extend(transitions(lw, body, case, widths, names))
     return out
+
+
+def _last_stack_field(body: StatementLowerer, e: ast.Expression):
+    """``stack.last.f`` as a BMv2 ``stack_field`` key (the last extracted element)."""
+    if not (isinstance(e, ast.Member) and isinstance(e.expr, ast.Member)
+            and e.expr.member == "last"):
+        return None
+    from p4sim.compiler.lower.storage import StackRef
+    base = body.expr.lower(e.expr.expr)
+    if not isinstance(base.ref, StackRef):
+        return None
+    ftype = base.ref.type.element.field_type(e.member)  # type: ignore[attr-defined]
+    if ftype is None:
+        raise CompileError(e.span, f"'{base.ref.type.element.describe()}' has no field "
+                           f"'{e.member}'")
+    return {"type": "stack_field", "value": [base.ref.name, e.member]}, bit_width(ftype)
 
 
 def next_state(lw: Lowering, name: str, node: ast.Node, names: set[str]) -> str | None:

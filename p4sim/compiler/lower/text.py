@@ -60,6 +60,9 @@ def source_info(node: ast.Node, fragment: str | None = None) -> dict:
     span = node.span
     if fragment is None:
         line = span.source_line.rstrip("\n") if span.source_line else ""
-        fragment = line[span.col - 1:].strip().rstrip(";{").strip() if line else ""
+        rest = line[span.col - 1:] if line else ""
+        if ";" in rest:
+            rest = rest[:rest.index(";")]
+        fragment = rest.strip().rstrip("{").strip()
     return {"filename": span.file, "line": span.line, "column": span.col,
             "source_fragment": fragment}
