@@ -1,0 +1,1 @@
+"""Typed P4Runtime client used by the controller, the demo and the tools."""
