@@ -1,7 +1,8 @@
-// Corpus 038: const entries with explicit priorities
-// Ternary `const entries` with `priority=` values listed out of priority order: the
+// Corpus 038: initial entries with explicit priorities
+// Ternary initial `entries` with `priority=` values listed out of priority order: the
 // matching entry with the largest priority wins (largest_priority_wins defaults to
-// true), not the first one listed.
+// true), not the first one listed. (p4c rejects priorities in `const entries`, so the
+// list is not const.)
 #include <core.p4>
 #include <v1model.p4>
 
@@ -54,7 +55,7 @@ control IngressImpl(inout headers_t hdr, inout metadata_t meta,
         key = { hdr.data.h1: ternary @name("h1"); }
         actions = { mark; }
         default_action = mark(0, 1);
-        const entries = {
+        entries = {
             priority=10: 0x1200 &&& 0xff00: mark(1, 2);
             priority=30: 0x1234 &&& 0xffff: mark(2, 3);
             priority=20: 0x0000 &&& 0x0000: mark(3, 4);
