@@ -342,7 +342,7 @@ class TableLowering:
                     len(entry.keyset) == 1 and isinstance(entry.keyset[0],
                                                           ast.DefaultExpression)):
                 raise CompileError(entry.span, f"entry has {len(entry.keyset)} key values but "
-                                   f"the table has {len(keys)} keys")
+                                   f"the table has {len(keys)} key(s)")
             keyset = entry.keyset if len(entry.keyset) == len(keys) else \
                 tuple(ast.DontCare(span=entry.span) for _ in keys)
             match_key = [self._match(k, f, e) for k, f, e in zip(keys, fields, keyset)]
