@@ -44,11 +44,11 @@ class FabricTest(BaseTest):
         self.dataplane = ptf.dataplane_instance
         self.dataplane.flush()
         self._undo: list[Callable[[], None]] = []
-        global_options.set_option(Options.verbose, False)  # no protobuf dumps on stdout
         p4info = _param("p4info", os.path.join(_ROOT, "build", "fabric.p4info.txtpb"))
         config = _param("config", os.path.join(_ROOT, "build", "fabric.json"))
         sh.setup(device_id=0, grpc_addr=_param("grpcaddr", "127.0.0.1:9559"),
                  election_id=(0, 1), config=sh.FwdPipeConfig(p4info, config))
+        global_options.set_option(Options.verbose, False)  # no protobuf dumps on stdout
 
     def tearDown(self) -> None:
         try:

@@ -50,7 +50,8 @@ for p in 1 2 3 4; do
 done
 
 ip netns exec "$ns" "$SWITCH" --no-p4 "${ifaces[@]}" \
-    -- --grpc-server-addr "$GRPC_ADDR" --cpu-port 255 >"$logs/switch.log" 2>&1 &
+    -- --grpc-server-addr "$GRPC_ADDR" --cpu-port 255 --priority-queues 8 \
+    >"$logs/switch.log" 2>&1 &
 switch_pid=$!
 
 # Wait until the P4Runtime port accepts connections (or the switch dies).
