@@ -6,7 +6,8 @@ from p4.config.v1 import p4info_pb2
 
 from p4sim.compiler.control_plane import (
     ActionInfo, ActionParamInfo, ActionProfileInfo, ActionRefInfo, Annot, ControlPlaneModel,
-    CounterInfo, MatchFieldInfo, MeterInfo, TableInfo)
+    ControllerHeaderInfo, CounterInfo, DigestInfo, MatchFieldInfo, MeterInfo, StructMemberInfo,
+    TableInfo, ValueSetInfo)
 from p4sim.compiler.p4info import P4InfoError, build_p4info, compute_ids
 from p4sim.compiler.p4info.ids import IdPrefix
 
@@ -137,3 +138,47 @@ def test_fixed_ids_reach_the_output() -> None:
 def test_dangling_references_are_clear_errors(bad: dict[str, object], message: str) -> None:
     with pytest.raises(P4InfoError, match=message):
         build_p4info(model(**bad))
+
+
+def test_value_set_of_struct_fields() -> None:
+    value_set = ValueSetInfo("P.vs", match_fields=(
+        MatchFieldInfo("a", bitwidth=8, match_type="exact"),
+        MatchFieldInfo("b", bitwidth=16, match_type="ternary",
+                       annotations=(Annot("match", "ternary"), Annot("note", '"x"'))),
+        MatchFieldInfo("c", bitwidth=4, match_type="", fixed_id=9)), size=8)
+    info = build_p4info(model(value_sets=[value_set]))
+    out = info.value_sets[0]
+    assert out.size == 8
+    assert [(m.id, m.name, m.bitwidth) for m in out.match] == [(1, "a", 8), (2, "b", 16), (9, "c", 4)]
+    assert [m.match_type for m in out.match] == [p4info_pb2.MatchField.EXACT,
+                                                 p4info_pb2.MatchField.TERNARY,
+                                                 p4info_pb2.MatchField.EXACT]
+    assert list(out.match[1].annotations) == ['@note("x")']
+
+
+def test_digests_share_one_type_info_struct() -> None:
+    members = (StructMemberInfo("mac", 48), StructMemberInfo("port", 9))
+    info = build_p4info(model(digests=[
+        DigestInfo("learn_t", struct_name="learn_t", members=members),
+        DigestInfo("I.d2", struct_name="learn_t", members=members)]))
+    assert [d.type_spec.struct.name for d in info.digests] == ["learn_t", "learn_t"]
+    struct = info.type_info.structs["learn_t"]
+    assert [(m.name, m.type_spec.bitstring.bit.bitwidth) for m in struct.members] == \
+        [("mac", 48), ("port", 9)]
+
+
+def test_hidden_table_is_not_emitted() -> None:
+    hidden = table("I.tbl_act", annotations=(Annot("hidden"),))
+    info = build_p4info(model(tables=[table(), hidden]))
+    assert [t.preamble.name for t in info.tables] == ["I.t"]
+
+
+def test_controller_header_id_hashes_the_type_name() -> None:
+    header = ControllerHeaderInfo("packet_in", metadata=(StructMemberInfo("port", 9),),
+                                  type_name="packet_in_header_t")
+    info = build_p4info(model(controller_headers=[header]))
+    ids = compute_ids([(IdPrefix.CONTROLLER_HEADER, "packet_in_header_t", None)])
+    out = info.controller_packet_metadata[0]
+    assert out.preamble.id == ids[(IdPrefix.CONTROLLER_HEADER, "packet_in_header_t")]
+    assert (out.preamble.name, out.preamble.alias) == ("packet_in", "packet_in")
+    assert [(m.id, m.name, m.bitwidth) for m in out.metadata] == [(1, "port", 9)]
