@@ -3,7 +3,8 @@ model order (the back end lists them in p4c's order), member IDs 1..n, direct re
 implementations and action scopes resolved to IDs."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from p4.config.v1 import p4info_pb2
 
@@ -19,30 +20,30 @@ from p4sim.compiler.p4info.ids import IdPrefix
 from p4sim.compiler.p4info.symbols import (
     SymbolTable, counter_prefix, meter_prefix, plain_name)
 
-_MATCH_TYPES = {
+_MATCH_TYPES: Mapping[str, int] = MappingProxyType({
     "exact": p4info_pb2.MatchField.EXACT,
     "lpm": p4info_pb2.MatchField.LPM,
     "ternary": p4info_pb2.MatchField.TERNARY,
     "range": p4info_pb2.MatchField.RANGE,
     "optional": p4info_pb2.MatchField.OPTIONAL,
-}
+})
 _NOT_CONTROL_PLANE_MATCH = "selector"  # an action selector's input, not a key field
 
-_COUNTER_UNITS = {
+_COUNTER_UNITS: Mapping[str, int] = MappingProxyType({
     "BYTES": p4info_pb2.CounterSpec.BYTES, "bytes": p4info_pb2.CounterSpec.BYTES,
     "PACKETS": p4info_pb2.CounterSpec.PACKETS, "packets": p4info_pb2.CounterSpec.PACKETS,
     "BOTH": p4info_pb2.CounterSpec.BOTH,
     "packets_and_bytes": p4info_pb2.CounterSpec.BOTH,
-}
-_METER_UNITS = {
+})
+_METER_UNITS: Mapping[str, int] = MappingProxyType({
     "BYTES": p4info_pb2.MeterSpec.BYTES, "bytes": p4info_pb2.MeterSpec.BYTES,
     "PACKETS": p4info_pb2.MeterSpec.PACKETS, "packets": p4info_pb2.MeterSpec.PACKETS,
-}
-_SCOPES = {
+})
+_SCOPES: Mapping[str, int] = MappingProxyType({
     "TABLE_AND_DEFAULT": p4info_pb2.ActionRef.TABLE_AND_DEFAULT,
     "TABLE_ONLY": p4info_pb2.ActionRef.TABLE_ONLY,
     "DEFAULT_ONLY": p4info_pb2.ActionRef.DEFAULT_ONLY,
-}
+})
 
 
 def build_p4info(model: ControlPlaneModel) -> p4info_pb2.P4Info:
@@ -304,7 +305,7 @@ class _Builder:
                 out.type_spec.bitstring.bit.bitwidth = member.bitwidth
 
 
-def _unit(table: dict[str, int], unit: str, owner: str) -> int:
+def _unit(table: Mapping[str, int], unit: str, owner: str) -> int:
     try:
         return table[unit]
     except KeyError:

@@ -2,8 +2,9 @@
 ``--p4runtime-files``."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 
 from google.protobuf import json_format, text_format
 from p4.config.v1 import p4info_pb2
@@ -28,12 +29,12 @@ def to_json(info: p4info_pb2.P4Info) -> bytes:
     return (json_format.MessageToJson(info, indent=2) + "\n").encode()
 
 
-_FORMATS: dict[str, Callable[[p4info_pb2.P4Info], bytes]] = {
+_FORMATS: Mapping[str, Callable[[p4info_pb2.P4Info], bytes]] = MappingProxyType({
     ".txtpb": to_text,
     ".txt": to_text,
     ".bin": to_binary,
     ".json": to_json,
-}
+})
 
 
 def serializer_for(path: str) -> Callable[[p4info_pb2.P4Info], bytes]:
