@@ -18,6 +18,8 @@ control CreditMarking(inout headers_t hdr,
     action reduce_credit(bit<8> shift) {
         hdr.pds_control.credit = hdr.pds_control.credit >> shift;
         hdr.pds_control.credit_marked = 1;
+        // UEC sends UDP checksum zero; a changed credit could not match one anyway.
+        hdr.udp.checksum = 0;
     }
 
     /* Occupancy bands per arrival port: the queue depth range (packets) of
