@@ -21,6 +21,9 @@ class Parser(StatementRules):
     def __init__(self, tokens: Sequence[Token]):
         super().__init__(tokens)
 
+    def nesting_error(self) -> CompileError:
+        return CompileError(self._peek().span, "expressions or blocks nested too deeply to compile")
+
     # BNF: program : declaration* EOF
     def parse_program(self) -> ast.Program:
         first = self._peek()
@@ -517,7 +520,11 @@ class Parser(StatementRules):
 
 def parse_tokens(tokens: Sequence[Token]) -> ast.Program:
     """Parse a preprocessed token stream into a Program."""
-    return Parser(tokens).parse_program()
+    parser = Parser(tokens)
+    try:
+        return parser.parse_program()
+    except RecursionError:
+        raise parser.nesting_error() from None
 
 
 __all__ = ["Parser", "parse_tokens"]

@@ -57,10 +57,13 @@ class Preprocessor:
         self.macros[name] = Macro(name, body)
 
     def process_file(self, path: str) -> list[Token]:
-        return self._process(self.read_file(path), path, depth=0)
+        return self.process_text(self.read_file(path), path)
 
     def process_text(self, text: str, filename: str) -> list[Token]:
-        return self._process(text, filename, depth=0)
+        try:
+            return self._process(text, filename, depth=0)
+        except RecursionError:
+            raise CompileError(SourceSpan(filename, 1, 1), "macros nested too deeply to expand") from None
 
     # ------------------------------------------------------------------ directives
 
