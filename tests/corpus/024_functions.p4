@@ -1,5 +1,6 @@
-// Corpus 024: functions: a value-returning function with an early return, a void
-// function with inout parameters, and a function calling another.
+// Corpus 024: functions (declared as `ReturnType name(params) { ... }`): a
+// value-returning function with an early return, a void function with inout
+// parameters, and a function calling another.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -24,18 +25,18 @@ struct headers_t {
 
 struct metadata_t { }
 
-function bit<16> max16(in bit<16> x, in bit<16> y) {
+bit<16> max16(in bit<16> x, in bit<16> y) {
     if (x > y) {
         return x;
     }
     return y;
 }
 
-function bit<16> max3(in bit<16> x, in bit<16> y, in bit<16> z) {
+bit<16> max3(in bit<16> x, in bit<16> y, in bit<16> z) {
     return max16(max16(x, y), z);
 }
 
-function void swap8(inout bit<8> x, inout bit<8> y) {
+void swap8(inout bit<8> x, inout bit<8> y) {
     bit<8> t = x;
     x = y;
     y = t;
