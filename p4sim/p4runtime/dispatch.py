@@ -2,9 +2,11 @@
 every failure into a P4RuntimeError with the status code the spec prescribes."""
 from __future__ import annotations
 
+from typing import Callable
+
 from p4.v1 import p4runtime_pb2
 
-from p4sim.p4runtime import codec
+from p4sim.p4runtime import codec, wire
 from p4sim.p4runtime.entities.action_profiles import ActionProfiles
 from p4sim.p4runtime.entities.digest_config import DigestConfigs
 from p4sim.p4runtime.entities.direct_resources import DirectResources
@@ -86,9 +88,9 @@ class EntityHandlers:
         except (P4RuntimeError, TableError, codec.CodecError, PreError) as exc:
             return as_p4runtime_error(exc)
 
-    def read(self, entity: p4runtime_pb2.Entity, sink) -> None:
-        """Put the entities matching one (possibly wildcard) query into the response
-        slots `sink()` hands out."""
+    def read(self, entity: p4runtime_pb2.Entity, emit: Callable[[bytes], None]) -> None:
+        """Hand `emit` the serialized Entity of everything one (possibly wildcard)
+        query selects."""
         which = entity.WhichOneof("entity")
         reader = self._readers.get(which)
         if reader is None:
@@ -97,11 +99,12 @@ class EntityHandlers:
             raise P4RuntimeError(Code.UNIMPLEMENTED, f"reading {which} is not supported")
         try:
             if which == "table_entry":
-                for _ in self.tables.read(entity.table_entry,
-                                          lambda: sink().table_entry):
-                    pass
+                for entry in self.tables.read(entity.table_entry):
+                    emit(wire.entity_with_table_entry(entry))
                 return
             for found in reader(getattr(entity, which)):
-                getattr(sink(), which).CopyFrom(found)
+                out = p4runtime_pb2.Entity()
+                getattr(out, which).CopyFrom(found)
+                emit(out.SerializeToString())
         except (TableError, codec.CodecError, PreError) as exc:
             raise as_p4runtime_error(exc) from None

@@ -16,9 +16,9 @@ import threading
 from concurrent import futures
 
 import grpc
-from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
+from p4.v1 import p4runtime_pb2
 
-from p4sim.p4runtime import pipeline_config
+from p4sim.p4runtime import pipeline_config, wire
 from p4sim.p4runtime.arbitration import Arbitrator, Session
 from p4sim.p4runtime.controller_packets import ControllerHeader
 from p4sim.p4runtime.digest_stream import DigestStreamer
@@ -85,7 +85,7 @@ class P4RuntimeServer:
             options=[("grpc.max_receive_message_length", 256 << 20),
                      ("grpc.max_send_message_length", 256 << 20),
                      ("grpc.so_reuseport", 0)])
-        p4runtime_pb2_grpc.add_P4RuntimeServicer_to_server(_Service(self), self._grpc)
+        self._grpc.add_generic_rpc_handlers((_Service(self).handler(),))
         self.port = self._grpc.add_insecure_port(self.address)
         if not self.port:
             raise OSError(f"cannot listen on {self.address}")
@@ -232,8 +232,9 @@ class P4RuntimeServer:
         return resp
 
     # -- write / read --------------------------------------------------------------------
-    def write(self, request: p4runtime_pb2.WriteRequest) -> list[P4RuntimeError | None]:
-        """Apply a batch; the per-update errors (None where an update succeeded)."""
+    def write(self, request) -> list[P4RuntimeError | None]:
+        """Apply a batch (a WriteRequest or wire.WriteRequestView); the per-update
+        errors (None where an update succeeded)."""
         self._check_device(request.device_id)
         if request.atomicity != p4runtime_pb2.WriteRequest.CONTINUE_ON_ERROR:
             raise P4RuntimeError(Code.UNIMPLEMENTED,
@@ -244,21 +245,16 @@ class P4RuntimeServer:
             self._require_state()
             return [self._handlers.write(update) for update in request.updates]
 
-    def read(self, request: p4runtime_pb2.ReadRequest) -> list[p4runtime_pb2.ReadResponse]:
-        """The ReadResponses (READ_CHUNK entities each) answering a request."""
+    def read(self, request: p4runtime_pb2.ReadRequest) -> list[bytes]:
+        """Serialized ReadResponses (READ_CHUNK entities each) answering a request."""
         self._check_device(request.device_id)
-        responses = [p4runtime_pb2.ReadResponse()]
-
-        def sink() -> p4runtime_pb2.Entity:
-            if len(responses[-1].entities) >= READ_CHUNK:
-                responses.append(p4runtime_pb2.ReadResponse())
-            return responses[-1].entities.add()
-
+        entities: list[bytes] = []
         with self._lock:
             self._require_state()
             for entity in request.entities:
-                self._handlers.read(entity, sink)
-        return responses
+                self._handlers.read(entity, entities.append)
+        return [wire.read_response(entities[start:start + READ_CHUNK])
+                for start in range(0, max(len(entities), 1), READ_CHUNK)]
 
     # -- stream --------------------------------------------------------------------------
     def handle_stream_message(self, session: Session,
@@ -299,19 +295,50 @@ class P4RuntimeServer:
             session.send(_stream_error(exc.code, exc.message, packet_out=out_error))
 
 
-class _Service(p4runtime_pb2_grpc.P4RuntimeServicer):
-    """gRPC glue: turns P4RuntimeErrors into statuses."""
+class _Service:
+    """gRPC glue: turns P4RuntimeErrors into statuses.  Write requests arrive and Read
+    responses leave as bytes, handled by `wire` (see there why)."""
 
     def __init__(self, server: P4RuntimeServer):
         self.server = server
+
+    def handler(self) -> grpc.GenericRpcHandler:
+        pb = p4runtime_pb2
+        return grpc.method_handlers_generic_handler("p4.v1.P4Runtime", {
+            "Write": grpc.unary_unary_rpc_method_handler(
+                self.Write, request_deserializer=None,
+                response_serializer=pb.WriteResponse.SerializeToString),
+            "Read": grpc.unary_stream_rpc_method_handler(
+                self.Read, request_deserializer=pb.ReadRequest.FromString,
+                response_serializer=None),
+            "SetForwardingPipelineConfig": grpc.unary_unary_rpc_method_handler(
+                self.SetForwardingPipelineConfig,
+                request_deserializer=pb.SetForwardingPipelineConfigRequest.FromString,
+                response_serializer=pb.SetForwardingPipelineConfigResponse.SerializeToString),
+            "GetForwardingPipelineConfig": grpc.unary_unary_rpc_method_handler(
+                self.GetForwardingPipelineConfig,
+                request_deserializer=pb.GetForwardingPipelineConfigRequest.FromString,
+                response_serializer=pb.GetForwardingPipelineConfigResponse.SerializeToString),
+            "StreamChannel": grpc.stream_stream_rpc_method_handler(
+                self.StreamChannel,
+                request_deserializer=pb.StreamMessageRequest.FromString,
+                response_serializer=pb.StreamMessageResponse.SerializeToString),
+            "Capabilities": grpc.unary_unary_rpc_method_handler(
+                self.Capabilities, request_deserializer=pb.CapabilitiesRequest.FromString,
+                response_serializer=pb.CapabilitiesResponse.SerializeToString),
+        })
 
     @staticmethod
     def _abort(context, exc: P4RuntimeError):
         context.abort(exc.code, exc.message)
 
-    def Write(self, request, context):
+    def Write(self, request: bytes, context):
         try:
-            errors = self.server.write(request)
+            try:
+                parsed = wire.parse_write_request(request)
+            except wire.WireError as exc:
+                raise invalid(f"malformed WriteRequest: {exc}") from None
+            errors = self.server.write(parsed)
         except P4RuntimeError as exc:
             self._abort(context, exc)
         if any(e is not None for e in errors):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
-from p4sim.p4runtime import codec
+from p4sim.p4runtime import codec, wire
 from p4sim.p4runtime.errors import Code, P4RuntimeError, from_codec_error, invalid
 from p4sim.p4runtime.p4info_index import ActionInfo, P4InfoIndex, TableInfo
 from p4sim.switch import runtime_api as rt
@@ -121,6 +121,49 @@ def encode_match_key(table: TableInfo, params: list[rt.MatchParam], out) -> None
         fm = codec.encode_field_match(mf.id, match, width)
         if fm is not None:
             out.append(fm)
+
+
+def encode_match_key_bytes(table: TableInfo, params: list[rt.MatchParam]) -> list[bytes]:
+    """Serialized canonical FieldMatches (don't-care fields omitted), for Read."""
+    out = []
+    for mf, param in zip(table.fields, params):
+        width = mf.bitwidth
+        if isinstance(param, rt.ExactParam):
+            out.append(wire.encode_field_match(mf.id, "exact",
+                                               codec.encode_int(param.value, width)))
+            continue
+        match = _from_param(param, mf.match_type, width)
+        if codec.is_wildcard(match, width):
+            continue
+        if isinstance(match, codec.ExactMatch):
+            out.append(wire.encode_field_match(mf.id, "exact",
+                                               codec.encode_int(match.value, width)))
+        elif isinstance(match, codec.LpmMatch):
+            out.append(wire.encode_field_match(
+                mf.id, "lpm", codec.encode_int(match.value, width), match.prefix_len))
+        elif isinstance(match, codec.TernaryMatch):
+            out.append(wire.encode_field_match(
+                mf.id, "ternary", codec.encode_int(match.value, width),
+                codec.encode_int(match.mask, width)))
+        elif isinstance(match, codec.RangeMatch):
+            out.append(wire.encode_field_match(
+                mf.id, "range", codec.encode_int(match.low, width),
+                codec.encode_int(match.high, width)))
+        else:
+            out.append(wire.encode_field_match(mf.id, "optional",
+                                               codec.encode_int(match.value, width)))
+    return out
+
+
+def encode_action_bytes(index: P4InfoIndex, action_name: str, args: list[int]) -> bytes:
+    """Serialized Action of a runtime (name, args) pair, for Read."""
+    action_id = index.action_ids_by_name.get(action_name)
+    if action_id is None:
+        raise P4RuntimeError(Code.INTERNAL,
+                             f"switch action '{action_name}' is not in the P4Info")
+    info = index.actions[action_id]
+    return wire.encode_action(action_id, [(spec.id, value & ((1 << spec.bitwidth) - 1))
+                                          for spec, value in zip(info.params, args)])
 
 
 def decode_action(index: P4InfoIndex, action: p4runtime_pb2.Action,

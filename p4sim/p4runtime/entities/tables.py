@@ -7,7 +7,7 @@ from typing import Iterator
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
-from p4sim.p4runtime import translate
+from p4sim.p4runtime import translate, wire
 from p4sim.p4runtime.entities.meter_codec import config_from_msg, config_to_msg
 from p4sim.p4runtime.errors import Code, P4RuntimeError, invalid, not_found
 from p4sim.p4runtime.p4info_index import TableInfo
@@ -242,27 +242,23 @@ class TableEntries:
                                                                 ranks)
 
     # -- reads -------------------------------------------------------------------------
-    def read(self, query: p4runtime_pb2.TableEntry,
-             new_entry=None) -> Iterator[p4runtime_pb2.TableEntry]:
-        """Entries a (wildcard) query selects.  With `new_entry` (a callable giving
-        the next TableEntry slot of the response) they are built in place, sparing a
-        copy per entry in the pure-Python protobuf runtime."""
+    def read(self, query: p4runtime_pb2.TableEntry) -> Iterator[bytes]:
+        """Serialized TableEntries a (wildcard) query selects.  Plain entries are
+        encoded by `wire` directly: the pure-Python protobuf runtime would spend most
+        of a large read building and serialising messages."""
         if query.table_id == 0:
             for info in self.state.index.tables.values():
                 table = self.state.runtime.tables.get(info.name)
                 if table is not None:
-                    yield from self._read_entries(info, table, query, False, new_entry)
+                    yield from self._read_entries(info, table, query, filtered=False)
             return
         info, table = self._table(query.table_id)
         if query.is_default_action:
-            entry = self._default_entry(info, table, query)
-            if new_entry is not None:
-                new_entry().CopyFrom(entry)
-            yield entry
+            yield self._default_entry(info, table, query).SerializeToString()
             return
-        yield from self._read_entries(info, table, query, True, new_entry)
+        yield from self._read_entries(info, table, query, filtered=True)
 
-    def _read_entries(self, info: TableInfo, table, query, filtered: bool, new_entry):
+    def _read_entries(self, info: TableInfo, table, query, filtered: bool):
         if filtered and query.match:
             translate.check_priority(info, query.priority)
             keys = translate.decode_match_key(info, table.key_spec, query.match)
@@ -271,18 +267,41 @@ class TableEntries:
         else:
             views = table.entries()
         const_ranks = self._const_ranks(views)
-        has_filter = filtered and (query.priority or query.controller_metadata
-                                   or query.metadata or query.HasField("action"))
+        has_filter = filtered and bool(query.priority or query.controller_metadata
+                                       or query.metadata or query.HasField("action"))
+        plain = not (has_filter or query.HasField("counter_data")
+                     or query.HasField("meter_config")
+                     or query.HasField("time_since_last_hit"))
         for view in views:
-            if new_entry is not None and not has_filter:
-                yield self._entry_msg(info, table, view, query, const_ranks, new_entry())
+            if plain:
+                yield self._entry_bytes(info, view, const_ranks)
                 continue
             entry = self._entry_msg(info, table, view, query, const_ranks)
             if has_filter and not self._passes_filter(entry, query):
                 continue
-            if new_entry is not None:
-                new_entry().CopyFrom(entry)
-            yield entry
+            yield entry.SerializeToString()
+
+    def _entry_bytes(self, info: TableInfo, view: EntryView,
+                     const_ranks: dict[int, int]) -> bytes:
+        if view.handle in const_ranks:
+            priority = const_ranks[view.handle]
+        else:
+            priority = translate.from_switch_priority(view.priority)
+        action, member_id, group_id = None, 0, 0
+        if view.action is not None:
+            action = translate.encode_action_bytes(self.state.index, view.action, view.args)
+        else:
+            ids = self.state.profile_ids(self._profile_name(info))
+            if view.member is not None:
+                member_id = ids.member_ids.get(view.member, 0)
+            elif view.group is not None:
+                group_id = ids.group_ids.get(view.group, 0)
+        extras = self.state.entry_extras.get((info.name, view.handle)) or EntryExtras()
+        return wire.encode_table_entry(
+            info.id, translate.encode_match_key_bytes(info, view.keys), action,
+            member_id=member_id, group_id=group_id, priority=priority,
+            controller_metadata=extras.controller_metadata, metadata=extras.metadata,
+            is_const=view.is_const, idle_timeout_ns=extras.idle_timeout_ns)
 
     @staticmethod
     def _const_ranks(views: list[EntryView]) -> dict[int, int]:
@@ -306,10 +325,8 @@ class TableEntries:
         return True
 
     def _entry_msg(self, info: TableInfo, table, view: EntryView, query,
-                   const_ranks: dict[int, int],
-                   out: p4runtime_pb2.TableEntry | None = None) -> p4runtime_pb2.TableEntry:
-        entry = p4runtime_pb2.TableEntry() if out is None else out
-        entry.table_id = info.id
+                   const_ranks: dict[int, int]) -> p4runtime_pb2.TableEntry:
+        entry = p4runtime_pb2.TableEntry(table_id=info.id)
         if view.is_const:
             entry.is_const = True
         translate.encode_match_key(info, view.keys, entry.match)
