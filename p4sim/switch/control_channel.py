@@ -113,7 +113,7 @@ class ControlServer:
             raise ControlError(f"cannot listen on {host}:{port} for the control channel: "
                                f"{exc.strerror}") from exc
         self._server.handlers = _handlers(switch)  # type: ignore[attr-defined]
-        self._thread = threading.Thread(target=self._server.serve_forever,
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.1,),
                                         name="p4sim-control", daemon=True)
 
     @property
@@ -124,9 +124,10 @@ class ControlServer:
         self._thread.start()
 
     def stop(self) -> None:
-        self._server.shutdown()
+        if self._thread.is_alive():
+            self._server.shutdown()
+            self._thread.join()
         self._server.server_close()
-        self._thread.join()
 
 
 class ControlClient:

@@ -1,0 +1,87 @@
+"""Control channel (p4sim-cli <-> switch) and p4sim-switch argument parsing."""
+
+import pytest
+
+from p4sim.switch import control_cli
+from p4sim.switch.cli import parse_args
+from p4sim.switch.control_channel import ControlClient, ControlError, ControlServer
+from p4sim.switch.switch import Switch
+
+
+@pytest.fixture
+def served_switch():
+    switch = Switch(ports={}, priority_queues=2)
+    server = ControlServer(switch, port=0)
+    server.start()
+    try:
+        yield switch, server.port
+    finally:
+        server.stop()
+
+
+def test_queue_settings_over_channel(served_switch):
+    switch, port = served_switch
+    with ControlClient(port) as client:
+        client.call("set_queue_depth", depth=7, port=3, priority=1)
+        client.call("set_queue_rate", pps=250, port=3)
+        assert client.call("queue_config", port=3, priority=1) == {"depth": 7, "rate": 250}
+    assert switch.queue_config(3, 1) == (7, 250)
+    assert switch.queue_config(3, 0) == (64, 250)
+
+
+def test_channel_reports_errors(served_switch):
+    _switch, port = served_switch
+    with ControlClient(port) as client:
+        with pytest.raises(ControlError, match="priority 5 out of range"):
+            client.call("set_queue_depth", depth=3, port=1, priority=5)
+        with pytest.raises(ControlError, match="unknown command 'bogus'"):
+            client.call("bogus")
+        with pytest.raises(ControlError, match="depth must be an integer"):
+            client.call("set_queue_depth", depth="x")
+        assert client.call("ping") == "pong"
+
+
+def test_cli_commands(served_switch, capsys):
+    switch, port = served_switch
+    assert control_cli.main(["--thrift-port", str(port), "set_queue_rate", "1000", "2"]) == 0
+    assert switch.queue_config(2) == (64, 1000.0)
+    assert control_cli.main(["--thrift-port", str(port), "set_queue_depth", "9"]) == 0
+    assert switch.queue_config(11) == (9, None)
+    assert control_cli.main(["--thrift-port", str(port), "stats"]) == 0
+    assert '"tail_drops"' in capsys.readouterr().out
+    assert control_cli.main(["--thrift-port", str(port), "set_queue_depth"]) == 1
+    assert "usage: set_queue_depth DEPTH" in capsys.readouterr().err
+
+
+def test_cli_without_switch(capsys):
+    server = ControlServer(Switch(), port=0)
+    free_port = server.port
+    server.stop()
+    assert control_cli.main(["--thrift-port", str(free_port), "show_ports"]) == 1
+    assert "cannot reach the switch control channel" in capsys.readouterr().err
+
+
+def test_switch_arguments_like_simple_switch_grpc():
+    options = parse_args(["--device-id", "3", "-i", "1@veth1", "-i", "2@veth2",
+                          "prog.json", "--log-console", "--", "--grpc-server-addr",
+                          "127.0.0.1:50001", "--cpu-port", "255"])
+    assert options.device_id == 3
+    assert options.interface == [(1, "veth1"), (2, "veth2")]
+    assert options.program == "prog.json"
+    assert options.grpc_server_addr == "127.0.0.1:50001"
+    assert options.cpu_port == 255
+    before = parse_args(["--no-p4", "--cpu-port", "64", "--priority-queues", "8"])
+    assert before.no_p4 and before.cpu_port == 64 and before.priority_queues == 8
+    assert before.grpc_server_addr == "0.0.0.0:9559"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["-i", "veth1"], "expected PORT@IFACE"),
+    (["-i", "x@veth1"], "is not an integer"),
+    (["--no-p4", "p.json"], "either --no-p4 or PROG.json"),
+    (["-i", "1@a", "-i", "1@b"], "bound twice"),
+])
+def test_switch_argument_errors(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        parse_args(argv)
+    assert message in capsys.readouterr().err
