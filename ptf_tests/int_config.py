@@ -1,0 +1,68 @@
+"""INT settings and expected-packet helpers shared by the INT tests."""
+from __future__ import annotations
+
+from ptf.mask import Mask
+from scapy.packet import Packet
+
+from control.layers import DSCP_INT, INT_ALL_SUPPORTED, IntHop, int_hop_words
+from fabric_base import FabricTest
+from fabric_config import INT_DSCPS, INT_NODE, INT_SINK_PORTS, INT_WATCHLIST, REPORT_ENCAP
+
+NODE_ID = 0x0A0B0C0D
+DOMAIN_ID = 0x0101
+INSTRUCTIONS = INT_ALL_SUPPORTED
+REPORT_SESSION = 100
+COLLECTOR_PORT = 4
+COLLECTOR_MAC = "00:00:00:00:c0:11"
+SWITCH_MAC = "00:aa:00:00:00:01"
+SWITCH_IP = "192.168.100.1"
+COLLECTOR_IP = "192.168.100.2"
+REPORT_SRC_PORT = 40000
+HW_ID = 1
+INNER_BYTES = 64
+
+# Words of one hop (bits 0-5 and 7) whose values depend on timing: hop latency (2),
+# queue occupancy (low 24 bits of 3), ingress and egress timestamps (4-7).
+_TIMING_WORDS = ((2, 0, 32), (3, 8, 24), (4, 0, 32), (5, 0, 32), (6, 0, 32), (7, 0, 32))
+
+
+def enable_int_node(test: FabricTest) -> None:
+    """This switch is INT node NODE_ID, and INT packets carry DSCP_INT."""
+    test.set_default(INT_NODE, "FabricEgress.int_egress.set_int_node",
+                     {"node_id": NODE_ID, "int_dscp": DSCP_INT})
+    test.set_value_set(INT_DSCPS, [bytes([DSCP_INT])])
+
+
+def watch(test: FabricTest, dst: str, hop_budget: int = 4) -> None:
+    """Start INT-MD on packets to ``dst``."""
+    test.insert(INT_WATCHLIST, "FabricEgress.int_egress.int_source.start_int",
+                {"ipv4_dst": f"{dst}&&&255.255.255.255"},
+                {"instructions": INSTRUCTIONS, "hop_budget": hop_budget,
+                 "domain_id": DOMAIN_ID}, priority=10)
+
+
+def make_sink(test: FabricTest, port: int) -> None:
+    """``port`` faces a host: INT ends there and reports go to the collector port."""
+    test.insert(INT_SINK_PORTS, "FabricEgress.int_egress.int_sink.set_int_sink",
+                {"egress_port": port}, {"report_session": REPORT_SESSION})
+    test.add_clone_session(REPORT_SESSION, COLLECTOR_PORT)
+    test.set_default(REPORT_ENCAP, "FabricEgress.int_egress.int_report.set_report_encap",
+                     {"src_mac": SWITCH_MAC, "dst_mac": COLLECTOR_MAC, "src_ip": SWITCH_IP,
+                      "collector_ip": COLLECTOR_IP, "src_port": REPORT_SRC_PORT,
+                      "collector_port": 32766, "hw_id": HW_ID, "inner_bytes": INNER_BYTES})
+
+
+def own_hop_words(ingress_port: int, egress_port: int) -> list[int]:
+    """This switch's metadata, timing values as zero (they are masked)."""
+    return int_hop_words(INSTRUCTIONS, IntHop(
+        node_id=NODE_ID, ingress_port=ingress_port, egress_port=egress_port, hop_latency=0,
+        queue_id=0, queue_occupancy=0, ingress_ts=0, egress_ts=0))
+
+
+def mask_own_hop(pkt: Packet, stack_offset: int) -> Mask:
+    """``pkt`` with the timing fields of the first hop at byte ``stack_offset``
+    ignored."""
+    mask = Mask(pkt)
+    for word, skip_bits, width in _TIMING_WORDS:
+        mask.set_do_not_care((stack_offset + 4 * word) * 8 + skip_bits, width)
+    return mask
