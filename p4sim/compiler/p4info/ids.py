@@ -8,6 +8,7 @@ is found, so two compilers agree on every ID, collisions included.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -120,8 +121,10 @@ def _probe(prefix: IdPrefix, start: int, taken: set[int]) -> int:
     return make_id(prefix, value)
 
 
-def compute_ids(symbols: list[tuple[IdPrefix, str, int | None]]) -> dict[tuple[IdPrefix, str], int]:
+def compute_ids(symbols: Iterable[tuple[IdPrefix, str, int | None]]
+                ) -> dict[tuple[IdPrefix, str], int]:
     """IDs for a whole program's symbols at once (kind, name, @id or None)."""
+    symbols = list(symbols)
     allocator = IdAllocator()
     for prefix, name, fixed in symbols:
         allocator.add(prefix, name, fixed)
