@@ -289,7 +289,7 @@ class ControlGraph:
 
     def if_statement(self, s: ast.IfStatement, scope: Scope, returns: list[Exit]) -> Fragment:
         applied = self._apply_hit(s.cond, scope)
-        if applied is None and _contains_apply(s.cond):
+        if applied is None and (_contains_apply(s.cond) or _contains_call(s.cond)):
             return self._if_with_apply(s, scope, returns)
         if applied is not None:
             table, on_true, on_false = applied
@@ -523,6 +523,18 @@ def _evaluate_into(e: ast.Expression, var: str) -> list[ast.Statement]:
         return [ast.IfStatement(e, yes, no, span=span)]
     raise CompileError(span, "table.apply() may only be used as 't.apply().hit', "
                        "'t.apply().miss' (possibly inside && / || / !) or in a switch")
+
+
+def _contains_call(e: ast.Expression) -> bool:
+    """Whether ``e`` calls something other than isValid (a function to inline)."""
+    if isinstance(e, ast.MethodCall):
+        if not (isinstance(e.target, ast.Member) and e.target.member == "isValid"):
+            return True
+    for attr in ("left", "right", "operand", "expr", "cond", "then", "otherwise", "target"):
+        sub = getattr(e, attr, None)
+        if isinstance(sub, ast.Expression) and _contains_call(sub):
+            return True
+    return False
 
 
 def _contains_apply(e: ast.Expression) -> bool:

@@ -355,10 +355,23 @@ class ExprLowerer:
         if op in ("+", "-", "*"):
             return Val(result, self.fit(J.op(op, ldata, rdata), result))
         if op in ("/", "%"):
-            return Val(result, J.op(op, ldata, rdata))
+            return self._divide(e, op, ldata, rconv, result)
         if op in ("|+|", "|-|"):
             return Val(result, self._saturating(op, ldata, rdata, result))
         raise CompileError(e.span, f"unsupported operator '{op}'")
+
+    def _divide(self, e: ast.Binary, op: str, ldata: J.Json, right: Val, t: P4Type) -> Val:
+        """BMv2 has no division: only constant powers of two (a shift or a mask)."""
+        if not right.is_const or right.const <= 0 or right.const & (right.const - 1):
+            raise CompileError(e.span, f"'{op}' is only supported by BMv2 with a constant "
+                               "power-of-two right operand")
+        if isinstance(t, BitsT) and t.signed:
+            raise CompileError(e.span, f"'{op}' on signed values is not supported")
+        shift = right.const.bit_length() - 1
+        if op == "/":
+            return Val(t, J.op(">>", ldata, J.hexstr(shift, 32)) if shift else ldata)
+        width = t.width if isinstance(t, BitsT) else None
+        return Val(t, J.op("&", ldata, J.hexstr(right.const - 1, width)))
 
     def _saturating(self, op: str, left: J.Json, right: J.Json, t: P4Type) -> J.Json:
         assert isinstance(t, BitsT)

@@ -22,6 +22,12 @@ def hex_text(value: int, width: int) -> str:
     return hexstr(value, width)["value"]
 
 
+def bool_expression(value: bool) -> Json:
+    """A constant condition written as an expression (some consumers of BMv2 JSON only
+    accept ``expression`` where a condition is expected)."""
+    return op("not", None, boolean(not value))
+
+
 def field(header: str, name: str) -> Json:
     return {"type": "field", "value": [header, name]}
 

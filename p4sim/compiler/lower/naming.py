@@ -4,8 +4,10 @@ from __future__ import annotations
 from p4sim.compiler import ast
 from p4sim.compiler.control_plane import Annot
 
+# Consumed by the compiler rather than passed to P4Info (@hidden stays: the P4Info
+# builder uses it to leave objects out).
 HIDDEN_ANNOTATIONS = {"name", "id", "brief", "description", "defaultonly", "tableonly",
-                      "hidden", "field_list", "optional"}
+                      "field_list", "optional"}
 
 
 def annotation(annotations: ast.Annotations, name: str) -> ast.Annotation | None:

@@ -227,7 +227,9 @@ class TableLowering:
                                f"of table '{self.decl.name}'")
         action, _ = ids[name]
         data = self._action_data(ref, decl)
-        if annotation(prop.action.annotations, "tableonly"):
+        listed = [r for r in (self.props["actions"].actions or ())
+                  if r.name.lstrip(".") == ref.name.lstrip(".")]
+        if any(annotation(r.annotations, "tableonly") for r in listed):
             raise CompileError(ref.span, f"action '{ref.name}' is @tableonly and cannot be "
                                "the default action")
         if implementation is None:

@@ -207,8 +207,8 @@ def extern_function(decl: ast.ExternFunctionDecl, call: ast.MethodCall, body) ->
         if not isinstance(err.type, ErrorT):
             raise CompileError(args[1].span, "the second argument of verify() must be an "
                                "error")
-        body.out.append({"op": "verify", "parameters": [
-            cond.cond(args[0].span), J.hexstr(err.const)]})
+        cond_json = J.bool_expression(cond.const) if cond.is_const else cond.cond(args[0].span)
+        body.out.append({"op": "verify", "parameters": [cond_json, J.hexstr(err.const)]})
         return None
     if name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
                 "update_checksum_with_payload"):
