@@ -11,6 +11,7 @@ import os
 import re
 import select
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
@@ -52,7 +53,7 @@ class Bmv2Target:
         self._last_activity = time.monotonic()
         self._stop = threading.Event()
         self._process: subprocess.Popen[bytes] | None = None
-        self._sockets: dict = {}
+        self._sockets: dict[int, socket.socket] = {}
         self._readers: list[threading.Thread] = []
         try:
             self._namespace.__enter__()
@@ -89,7 +90,7 @@ class Bmv2Target:
             time.sleep(0.05)  # polling the Thrift port with a deadline
         raise TargetUnavailable(f"simple_switch did not open its Thrift port within {START_TIMEOUT_S:.0f} s")
 
-    def _read_port(self, port: int, sock: Any) -> None:
+    def _read_port(self, port: int, sock: socket.socket) -> None:
         while not self._stop.is_set():
             ready, _, _ = select.select([sock], [], [], 0.1)
             if not ready:

@@ -11,7 +11,10 @@ import os
 import socket
 import subprocess
 import threading
+from collections.abc import Callable
+from typing import TypeVar
 
+_T = TypeVar("_T")
 _CLONE_NEWNET = 0x40000000
 _ETH_P_ALL = 0x0003
 PACKET_OUTGOING = 4
@@ -75,9 +78,10 @@ class VethNamespace:
                 return sock.connect_ex(("127.0.0.1", port)) == 0
         return self.in_namespace(attempt)
 
-    def in_namespace(self, function):  # type: ignore[no-untyped-def]
+    def in_namespace(self, function: Callable[[], _T]) -> _T:
         """Run ``function`` on a thread that has joined the namespace."""
-        result: dict[str, object] = {}
+        result: dict[str, _T] = {}
+        failure: list[Exception] = []
 
         def body() -> None:
             try:
@@ -87,13 +91,13 @@ class VethNamespace:
                         raise NamespaceError(f"setns: {os.strerror(ctypes.get_errno())}")
                 result["value"] = function()
             except (OSError, NamespaceError) as exc:
-                result["error"] = exc
+                failure.append(exc)
 
         thread = threading.Thread(target=body, name=f"netns-{self.name}")
         thread.start()
         thread.join()
-        if "error" in result:
-            raise NamespaceError(str(result["error"]))
+        if failure:
+            raise NamespaceError(str(failure[0]))
         return result["value"]
 
 
