@@ -62,12 +62,10 @@ class Parser(StatementRules):
                 return handlers[tok.text](annotations)
             if tok.text in ("error", "match_kind") and self._at("{", 1):
                 return self._parse_member_list_declaration()
-        if tok.kind == IDENT and tok.text == "type" and self._at_type_start(1) or (
-            tok.kind == IDENT and tok.text == "type" and self._peek(1).kind == IDENT and self._peek(2).kind == IDENT
+        if tok.kind == IDENT and tok.text == "type" and (
+            self._at_type_start(1) or (self._at_ident(1) and self._at_ident(2))
         ):
             return self._parse_typedef_declaration(annotations)
-        if tok.kind == IDENT and tok.text == "value_set":
-            return self._parse_value_set_declaration(annotations)
         if tok.is_keyword("value_set"):
             return self._parse_value_set_declaration(annotations)
         if not (tok.kind == IDENT or tok.is_punct(".") or self._at_type_start()):
@@ -194,6 +192,7 @@ class Parser(StatementRules):
             raise self._error_here("not an extern object")
         return name, type_params
 
+    # BNF: extern_object_body : '{' method_prototype* '}'
     def _parse_extern_object_body(self, name: Token, type_params, annotations, extern_tok) -> ast.ExternDecl:
         self._declare_type(name.text)
         methods: list[ast.MethodPrototype] = []
@@ -467,6 +466,7 @@ class Parser(StatementRules):
         self._expect("}")
         return tuple(elements)
 
+    # BNF: action_list : '{' ( annotations action_ref ';' )* '}'
     def _parse_action_list(self) -> tuple[ast.ActionRef, ...]:
         open_brace = self._expect("{", "to open the action list")
         refs: list[ast.ActionRef] = []
@@ -488,6 +488,7 @@ class Parser(StatementRules):
             return ast.ActionRef(prefix + name.text, args, annotations, True, span=start.span)
         return ast.ActionRef(prefix + name.text, (), annotations, span=start.span)
 
+    # BNF: table_entries : '{' table_entry* '}'
     def _parse_table_entries(self) -> tuple[ast.TableEntry, ...]:
         open_brace = self._expect("{", "to open the entries")
         entries: list[ast.TableEntry] = []

@@ -265,6 +265,7 @@ class ExpressionRules(TypeRules):
                 return elements
         return (self._parse_simple_keyset(),)
 
+    # BNF: keyset_tuple : '(' simple_keyset ( ',' simple_keyset )* ')'   (followed by ':')
     def _parse_keyset_tuple(self) -> tuple[ast.Expression, ...]:
         self._expect("(")
         elements = [self._parse_simple_keyset()]

@@ -156,6 +156,7 @@ class StatementRules(ExpressionRules):
         self._expect(";", "after the variable declaration")
         return ast.VariableDecl(name.text, decl_type, init, annotations=annotations, span=start.span)
 
+    # BNF: instantiation_rest : arguments IDENT [ '=' object_initializer ] ';'
     def _parse_instantiation_rest(self, decl_type: ast.Type, annotations: ast.Annotations, start) -> ast.Instantiation:
         args = self._parse_arguments()
         name = self._expect_name("an instance name")

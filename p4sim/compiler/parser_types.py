@@ -127,6 +127,7 @@ class TypeRules(ParserBase):
         self._expect(">", "to close type parameters")
         return tuple(params)
 
+    # BNF: type_param : IDENT
     def _parse_type_param(self) -> ast.TypeParameter:
         tok = self._expect_name("a type parameter name")
         return ast.TypeParameter(tok.text, span=tok.span)

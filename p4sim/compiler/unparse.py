@@ -379,5 +379,7 @@ class _Unparser:
             return head + ";"
         inner = [self.declaration(d, level + 1) for d in node.locals]
         assert node.apply is not None
-        inner.append(_INDENT * (level + 1) + "apply " + self.block(node.apply, level + 1))
+        apply_block = ast.BlockStatement(node.apply.statements, span=node.apply.span)
+        inner.append(_INDENT * (level + 1) + self.annotations(node.apply.annotations)
+                     + "apply " + self.block(apply_block, level + 1))
         return head + " {\n" + "".join(line + "\n" for line in inner) + _INDENT * level + "}"
