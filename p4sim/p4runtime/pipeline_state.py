@@ -49,6 +49,8 @@ class PipelineState:
     clone_entries: dict[int, p4runtime_pb2.CloneSessionEntry] = field(default_factory=dict)
     # Multicast group entries as written (metadata etc.): group -> entry.
     mcast_entries: dict[int, p4runtime_pb2.MulticastGroupEntry] = field(default_factory=dict)
+    # One-shot action sets: (table, entry handle) -> hidden group and members.
+    oneshots: dict[tuple[str, int], object] = field(default_factory=dict)
     # Digest configuration per digest ID.
     digest_configs: dict[int, p4runtime_pb2.DigestEntry.Config] = field(default_factory=dict)
 

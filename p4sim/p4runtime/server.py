@@ -22,7 +22,7 @@ from p4sim.p4runtime import pipeline_config, wire
 from p4sim.p4runtime.arbitration import Arbitrator, Session
 from p4sim.p4runtime.controller_packets import ControllerHeader
 from p4sim.p4runtime.digest_stream import DigestStreamer
-from p4sim.p4runtime.dispatch import EntityHandlers, as_p4runtime_error
+from p4sim.p4runtime.dispatch import EntityHandlers
 from p4sim.p4runtime.errors import Code, P4RuntimeError, batch_status, invalid
 from p4sim.p4runtime.idle_timeout import IdleTimeoutMonitor
 from p4sim.p4runtime.pipeline_state import PipelineState
@@ -182,6 +182,8 @@ class P4RuntimeServer:
     def _commit(self, config: p4runtime_pb2.ForwardingPipelineConfig, json_obj: dict
                 ) -> None:
         index = pipeline_config.check_p4info(config.p4info)
+        for name in ("packet_in", "packet_out"):    # refuse a bad header before loading
+            ControllerHeader(index.controller_headers.get(name))
         self.switch.load_program(json_obj)
         runtime = self.switch.runtime
         pipeline_config.check_binding(index, runtime)
@@ -199,7 +201,7 @@ class P4RuntimeServer:
             p4info=config.p4info, device_config=config.p4_device_config,
             cookie=config.cookie if config.HasField("cookie") else None,
             index=index, runtime=old.runtime, entry_extras=old.entry_extras,
-            profiles=old.profiles, clone_groups=old.clone_groups,
+            profiles=old.profiles, oneshots=old.oneshots, clone_groups=old.clone_groups,
             clone_entries=old.clone_entries, mcast_entries=old.mcast_entries,
             digest_configs=old.digest_configs)
         self._install(state)

@@ -9,7 +9,7 @@ from google.rpc import code_pb2
 from p4.v1 import p4runtime_pb2
 from scapy.layers.l2 import Ether
 
-from p4rt_harness import RawClient, ids, json_path, load_p4info, update, write_errors
+from p4rt_harness import ids, json_path, load_p4info, update, write_errors
 
 
 def lpm_entry(n, prefix: bytes, plen: int, idle_ns: int = 0) -> p4runtime_pb2.TableEntry:

@@ -3,7 +3,7 @@ import grpc
 import pytest
 from p4.v1 import p4runtime_pb2
 
-from p4rt_harness import RawClient, ids, json_path, update
+from p4rt_harness import ids, json_path, update
 
 GetType = p4runtime_pb2.GetForwardingPipelineConfigRequest
 SetAction = p4runtime_pb2.SetForwardingPipelineConfigRequest

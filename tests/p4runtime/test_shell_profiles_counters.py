@@ -133,3 +133,33 @@ def test_registers_read_write(rig, shell):
     [entity] = writer.read(p4runtime_pb2.Entity(register_entry=reg))
     assert entity.register_entry.data.bitstring == b"\x01\x01"
     writer.close()
+
+
+def test_one_shot_action_set(rig, shell):
+    sh = shell(str(p4info_path("multipath")), str(json_path("multipath")))
+    route = sh.TableEntry("IngressImpl.route")(action="IngressImpl.to_group")
+    route.match["hdr.ipv4.dst_addr"] = "10.0.0.0/8"
+    route.action["group_index"] = "1"
+    route.insert()
+    actions = []
+    for port in (2, 3):
+        action = sh.Action("IngressImpl.set_member")
+        action["port"] = str(port)
+        action["member_index"] = str(port)
+        actions.append(action)
+    entry = sh.TableEntry("IngressImpl.members")
+    entry.match["hdr.ipv4.dst_addr"] = "10.0.0.1"
+    entry.oneshot = sh.Oneshot("IngressImpl.members").add(actions[0], weight=1) \
+        .add(actions[1], weight=2)
+    entry.insert()
+    ports = {port for sport in range(40) for port, _ in rig.send(1, flow(sport))}
+    assert ports == {2, 3}
+    [read] = list(sh.TableEntry("IngressImpl.members").read())
+    action_set = read.msg().action.action_profile_action_set
+    assert [a.weight for a in action_set.action_profile_actions] == [1, 2]
+    # The members and group behind it are the server's, not the client's.
+    assert list(sh.ActionProfileMember("IngressImpl.spray_selector").read()) == []
+    selector = rig.switch.runtime.action_profiles["IngressImpl.spray_selector"]
+    assert len(selector.members()) == 2
+    entry.delete()
+    assert selector.members() == [] and selector.groups() == []

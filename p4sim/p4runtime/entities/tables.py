@@ -8,6 +8,7 @@ from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
 from p4sim.p4runtime import translate, wire
+from p4sim.p4runtime.entities import oneshot
 from p4sim.p4runtime.entities.meter_codec import config_from_msg, config_to_msg
 from p4sim.p4runtime.errors import Code, P4RuntimeError, invalid, not_found
 from p4sim.p4runtime.p4info_index import TableInfo
@@ -43,6 +44,9 @@ class TableEntries:
             if ref.id == action_id:
                 return ref.scope
         return Scope.TABLE_AND_DEFAULT
+
+    def _profile_runtime(self, info: TableInfo):
+        return self.state.runtime.action_profiles[self._profile_name(info)]
 
     def _profile_name(self, info: TableInfo) -> str:
         profile = self.state.index.action_profiles.get(info.proto.implementation_id)
@@ -87,6 +91,9 @@ class TableEntries:
         elif kind == Update.DELETE:
             table.delete_entry(handle)
             self.state.entry_extras.pop((info.name, handle), None)
+            made = self.state.oneshots.pop((info.name, handle), None)
+            if made is not None:
+                oneshot.release(self._profile_runtime(info), made)
         else:
             raise invalid(f"unknown update type {kind}")
 
@@ -134,8 +141,13 @@ class TableEntries:
                 raise not_found(f"action profile '{profile}' has no group {group_id}")
             return ("group", ids.groups[group_id])
         if which == "action_profile_action_set":
-            raise P4RuntimeError(Code.UNIMPLEMENTED,
-                                 "one-shot action selector programming is not supported")
+            selector = self.state.index.action_profiles.get(info.proto.implementation_id)
+            if selector is None or not selector.with_selector:
+                raise invalid(f"table '{info.name}' has no action selector: one-shot "
+                              "action sets need one")
+            action_set = entry.action.action_profile_action_set
+            return ("oneshot", oneshot.check_action_set(self.state.index, info,
+                                                        action_set), action_set)
         raise invalid(f"table '{info.name}' entry has no action")
 
     def _insert(self, info: TableInfo, table, entry: p4runtime_pb2.TableEntry,
@@ -149,8 +161,18 @@ class TableEntries:
             handle = table.add_entry(keys, decoded[1], decoded[2], priority)
         elif decoded[0] == "member":
             handle = table.add_indirect_entry(keys, member=decoded[1], priority=priority)
-        else:
+        elif decoded[0] == "group":
             handle = table.add_indirect_entry(keys, group=decoded[1], priority=priority)
+        else:
+            profile = self._profile_runtime(info)
+            made = oneshot.create(profile, decoded[1], decoded[2])
+            try:
+                handle = table.add_indirect_entry(keys, group=made.group,
+                                                  priority=priority)
+            except Exception:
+                oneshot.release(profile, made)
+                raise
+            self.state.oneshots[(info.name, handle)] = made
         if entry.HasField("counter_data"):
             table.write_direct_counter(handle, entry.counter_data.byte_count,
                                        entry.counter_data.packet_count)
@@ -170,12 +192,26 @@ class TableEntries:
         meter = config_from_msg(entry.meter_config) if entry.HasField("meter_config") \
             else None
         if decoded is not None:
+            previous = self.state.oneshots.get((info.name, handle))
             if decoded[0] == "direct":
                 table.modify_entry(handle, decoded[1], decoded[2])
             elif decoded[0] == "member":
                 table.modify_indirect_entry(handle, member=decoded[1])
-            else:
+            elif decoded[0] == "group":
                 table.modify_indirect_entry(handle, group=decoded[1])
+            else:
+                profile = self._profile_runtime(info)
+                made = oneshot.create(profile, decoded[1], decoded[2])
+                try:
+                    table.modify_indirect_entry(handle, group=made.group)
+                except Exception:
+                    oneshot.release(profile, made)
+                    raise
+                self.state.oneshots[(info.name, handle)] = made
+            if previous is not None:
+                if decoded[0] != "oneshot":
+                    del self.state.oneshots[(info.name, handle)]
+                oneshot.release(self._profile_runtime(info), previous)
         if entry.HasField("counter_data"):
             table.write_direct_counter(handle, entry.counter_data.byte_count,
                                        entry.counter_data.packet_count)
@@ -273,7 +309,7 @@ class TableEntries:
                      or query.HasField("meter_config")
                      or query.HasField("time_since_last_hit"))
         for view in views:
-            if plain:
+            if plain and (info.name, view.handle) not in self.state.oneshots:
                 yield self._entry_bytes(info, view, const_ranks)
                 continue
             entry = self._entry_msg(info, table, view, query, const_ranks)
@@ -337,6 +373,9 @@ class TableEntries:
         if view.action is not None:
             translate.encode_action(self.state.index, view.action, view.args,
                                     entry.action.action)
+        elif (info.name, view.handle) in self.state.oneshots:
+            entry.action.action_profile_action_set.CopyFrom(
+                self.state.oneshots[(info.name, view.handle)].action_set)
         else:
             ids = self.state.profile_ids(self._profile_name(info))
             if view.member is not None:
