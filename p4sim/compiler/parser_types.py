@@ -3,6 +3,7 @@ stacks, type parameters and type arguments."""
 from __future__ import annotations
 
 from p4sim.compiler import ast
+from p4sim.compiler.errors import CompileError
 from p4sim.compiler.parser_base import ParserBase
 from p4sim.compiler.tokens import IDENT, INTEGER, KEYWORD
 
@@ -67,20 +68,22 @@ class TypeRules(ParserBase):
             return ast.VarbitType(width, span=span)
         return ast.BitType(width, signed=tok.text == "int", span=span)
 
-    # BNF: width : INTEGER | name | '(' expression ')'
+    # BNF: width : INTEGER | '(' expression ')'
     def _parse_width(self) -> ast.Expression:
         tok = self._peek()
         if tok.kind == INTEGER:
             return self._parse_primary()
         if tok.kind == IDENT:
-            self._advance()
-            return ast.Name(tok.text, span=tok.span)
+            # p4c rejects it too; say how to write it instead of a bare "expected".
+            raise CompileError(
+                tok.span, f"a width that is not an integer literal must be parenthesized: ({tok.text})"
+            )
         if tok.is_punct("("):
             self._advance()
             width = self._parse_expression()
             self._expect(")", "to close the width expression")
             return width
-        raise self._error_here("expected a width (an integer, a constant or '(expression)')")
+        raise self._error_here("expected a width (an integer literal or '(expression)')")
 
     # BNF: tuple_type : TUPLE '<' [ type_arg ( ',' type_arg )* ] '>'
     def _parse_tuple_type(self) -> ast.Type:

@@ -66,7 +66,7 @@ class _Unparser:
         raise TypeError(f"cannot unparse type {type(node).__name__}")
 
     def width(self, width: ast.Expression) -> str:
-        if isinstance(width, (ast.IntLiteral, ast.Name)) and not getattr(width, "top_level", False):
+        if isinstance(width, ast.IntLiteral):
             return self.expr(width)
         return f"({self.expr(width)})"
 

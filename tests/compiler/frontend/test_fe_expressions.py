@@ -96,12 +96,17 @@ def test_cast_of_parenthesized_expression() -> None:
     assert isinstance(expr, ast.Cast) and isinstance(expr.expr, ast.Binary)
 
 
-def test_width_may_be_a_parenthesized_expression_or_a_constant() -> None:
+def test_width_may_be_a_parenthesized_expression() -> None:
     expr = parse_expression("(bit<(W + 1)>) a")
     assert isinstance(expr, ast.Cast)
     assert expr.type.width == binary("+", name("W"), lit(1))
-    expr = parse_expression("(bit<W>) a")
+    expr = parse_expression("(bit<(W)>) a")
     assert expr.type.width == name("W")
+
+
+def test_bare_constant_width_is_rejected_with_a_hint() -> None:
+    with pytest.raises(CompileError, match=re.escape("must be parenthesized: (W)")):
+        parse_expression("(bit<W>) a")
 
 
 def test_generic_method_call_versus_comparison() -> None:

@@ -1,0 +1,4 @@
+const int WIDTH = 12;
+header h_t {
+    bit<WIDTH> field;
+}
