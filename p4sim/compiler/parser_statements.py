@@ -54,9 +54,9 @@ class StatementRules(ExpressionRules):
 
     def _at_local_declaration(self) -> bool:
         """A statement is a declaration when a type is followed by a name (``T x``,
-        ``T<..> x``, ``H[N] x``). Two names in a row count too (an unknown type, reported
-        later by name resolution). A type name used as a variable (``counter = 1``) is
-        not a declaration."""
+        ``T<..> x``, ``H[N] x``, ``T(args) x``). Two names in a row count too (an unknown
+        type, reported later by name resolution). A type name used as a variable
+        (``counter = 1``) is not a declaration."""
         tok = self._peek()
         if tok.kind == IDENT and self._at_ident(1):
             return True
@@ -67,6 +67,8 @@ class StatementRules(ExpressionRules):
     def _parse_declaration_lookahead(self) -> bool:
         start = self._pos
         self._parse_type_ref()
+        if self._at("("):  # an instantiation ``T(args) name;``
+            self._parse_arguments()
         found = self._peek().kind in (IDENT, KEYWORD)  # a keyword here is a misused name
         self._pos = start
         if not found:

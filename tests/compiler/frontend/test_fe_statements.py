@@ -28,6 +28,12 @@ def test_local_declarations() -> None:
     assert stmts[8].decl.type == ast.NamedType("unknown_t", span=None)
 
 
+def test_instantiation_inside_a_block() -> None:
+    (stmt,) = parse_statements("ext<bit<8>>() e;")
+    assert isinstance(stmt, ast.DeclarationStatement)
+    assert isinstance(stmt.decl, ast.Instantiation) and stmt.decl.name == "e"
+
+
 def test_type_name_used_as_a_variable_is_an_assignment() -> None:
     (stmt,) = parse_statements("ext = ext + 1;")
     assert isinstance(stmt, ast.Assignment)
