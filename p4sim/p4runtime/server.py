@@ -18,7 +18,7 @@ from concurrent import futures
 import grpc
 from p4.v1 import p4runtime_pb2
 
-from p4sim.p4runtime import pipeline_config, wire
+from p4sim.p4runtime import pipeline_config, reconcile, wire
 from p4sim.p4runtime.arbitration import Arbitrator, Session
 from p4sim.p4runtime.controller_packets import ControllerHeader
 from p4sim.p4runtime.digest_stream import DigestStreamer
@@ -173,6 +173,13 @@ class P4RuntimeServer:
             if action == Action.RECONCILE_AND_COMMIT and self._state is not None \
                     and config.p4_device_config == self._state.device_config:
                 self._reconcile_same_program(config, index)
+                return
+            if action == Action.RECONCILE_AND_COMMIT and self._state is not None:
+                carried = reconcile.snapshot(self._handlers, self._state.index)
+                self._commit(config, json_obj)
+                dropped = reconcile.replay(self._handlers, carried)
+                log.info("reconcile: carried %d entities over, dropped %d",
+                         len(carried) - dropped, dropped)
                 return
             if action in (Action.VERIFY_AND_COMMIT, Action.RECONCILE_AND_COMMIT):
                 self._commit(config, json_obj)

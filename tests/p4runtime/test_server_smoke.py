@@ -1,4 +1,6 @@
 """Pipeline config, capabilities and a first table entry through raw p4.v1 stubs."""
+import json
+
 import grpc
 import pytest
 from p4.v1 import p4runtime_pb2
@@ -59,3 +61,25 @@ def test_reconcile_with_same_program_keeps_entries(client):
     read = client.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(
         table_id=n["IngressImpl.fwd"])))
     assert [e.table_entry for e in read] == [entry]
+
+
+def test_reconcile_with_a_new_program_carries_matching_state(rig, client, tmp_path):
+    client.set_pipeline("l3_lpm")
+    n = ids("l3_lpm")
+    entry = p4runtime_pb2.TableEntry(table_id=n["IngressImpl.ipv4_lpm"])
+    fm = entry.match.add(field_id=1)
+    fm.lpm.value, fm.lpm.prefix_len = b"\x0a\x00\x00\x00", 8
+    entry.action.action.action_id = n["IngressImpl.drop"]
+    client.write(update("INSERT", table_entry=entry))
+    group = p4runtime_pb2.PacketReplicationEngineEntry()
+    group.multicast_group_entry.multicast_group_id = 3
+    group.multicast_group_entry.replicas.add(egress_port=4, instance=0)
+    client.write(update("INSERT", packet_replication_engine_entry=group))
+    # A new build of the program: same names, another device config.
+    doc = json.loads(json_path("l3_lpm").read_text())
+    doc["program"] = "l3_lpm_v2.p4"
+    client.set_pipeline("l3_lpm", action=SetAction.RECONCILE_AND_COMMIT,
+                        device_config=json.dumps(doc).encode())
+    read = client.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry()))
+    assert [e.table_entry for e in read] == [entry]
+    assert rig.switch.pre.groups() == {3: [(4, 0)]}
