@@ -58,7 +58,7 @@ class Lexer:
     def __init__(self, text: str, filename: str):
         self._text = text
         self._file = filename
-        self._lines = text.split("\n")
+        self._lines = [line.rstrip("\r") for line in text.split("\n")]
         self._line = 1
         self._line_start = 0
 

@@ -91,3 +91,11 @@ def test_unexpected_character_is_located() -> None:
 def test_punctuator_kinds() -> None:
     kinds = {t.text: t.kind for t in tokenize("{ } @ #")}
     assert set(kinds.values()) == {PUNCT}
+
+
+def test_crlf_line_endings() -> None:
+    tokens = tokenize("a = 1;\r\nb = \\\r\n 2;\r\n", "w.p4")
+    b = next(t for t in tokens if t.text == "b")
+    two = next(t for t in tokens if t.text == "2")
+    assert (b.span.line, b.span.source_line) == (2, "b = \\")
+    assert two.span.line == 3 and not two.at_line_start
