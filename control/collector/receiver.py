@@ -39,6 +39,7 @@ class ReportReceiver:
         self._thread: threading.Thread | None = None
         self._decoded = threading.Condition()
         self.listeners: list = []  # callables(report), e.g. the demo's printer
+        self.first_report: TelemetryReport | None = None
 
     @property
     def address(self) -> tuple[str, int]:
@@ -68,6 +69,8 @@ class ReportReceiver:
             return None
         self.store.add(report)
         with self._decoded:
+            if self.first_report is None:
+                self.first_report = report
             self.stats.decoded += 1
             self._decoded.notify_all()
         for listener in self.listeners:

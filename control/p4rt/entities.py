@@ -139,11 +139,17 @@ class P4Names:
         entry.config.pir, entry.config.pburst = pir, pburst
         return entry
 
-    def value_set(self, name: str, values: list[Mapping[str, Value]]) -> p4runtime_pb2.ValueSetEntry:
+    def value_set(self, name: str, values: list[Value | Mapping[str, Value]]) -> p4runtime_pb2.ValueSetEntry:
+        """Members given as a plain value (a value set of one field, which P4Info leaves
+        unnamed) or as a mapping from field name to value."""
         info = self.get("value_sets", name)
         entry = p4runtime_pb2.ValueSetEntry(value_set_id=info.preamble.id)
         fields = list(info.match)
         for value in values:
+            if not isinstance(value, Mapping):
+                if len(fields) != 1:
+                    raise KeyError(f"value set {name!r} has {len(fields)} fields: give a mapping")
+                value = {fields[0].name: value}
             member = entry.members.add()
             for mf in fields:
                 text = value[mf.name]

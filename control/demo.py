@@ -1,0 +1,274 @@
+"""`make run`: the fabric pipeline on one switch, end to end, in a private namespace.
+
+It starts the switch (p4sim-switch, or simple_switch_grpc with TARGET=bmv2) on four
+veth pairs, pushes build/fabric.json over P4Runtime, configures an entropy-spraying
+group over ports 2 and 3 and INT (source on port 1, sinks on 2 and 3, reports to a
+collector behind port 4), sends a UEC-style burst from the host on port 1, and prints
+the per-member split and one decoded telemetry report. Needs root.
+"""
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import random
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import Ether
+
+from control.collector.decode import describe
+from control.collector.receiver import ReportReceiver
+from control.collector.store import Store
+from control.layers import DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, UDP_PORT_UEC, UecRequest
+from control.p4rt.client import SwitchConnection
+from control.p4rt.errors import P4RuntimeError
+from control.p4rt.entities import INSERT, MODIFY, P4Names, clone_session, load_p4info, pre_update, update
+from p4sim.stf.netns import VethNamespace
+
+ROOT = Path(__file__).resolve().parents[1]
+PORTS = (1, 2, 3, 4)
+GRPC_PORT = 9559
+ROUTER_MAC = "00:aa:00:00:00:01"
+SENDER = ("10.0.1.1", "00:00:0a:00:01:01")
+DEST_PREFIX, DEST_IP = "10.0.2.0/24", "10.0.2.1"
+MEMBERS = {2: "00:00:0a:00:02:02", 3: "00:00:0a:00:02:03"}  # port -> next-hop MAC
+COLLECTOR = ("192.168.100.2", "00:00:00:00:c0:11")
+SWITCH_IP = "192.168.100.1"
+NODE_ID = 1
+GROUP = 1
+REPORT_SESSION = 100
+_CLONE_NEWNET = 0x40000000
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse_args(argv)
+    if os.geteuid() != 0:
+        print("make run needs root: it creates a network namespace with veth pairs", file=sys.stderr)
+        return 1
+    for path in (args.json, args.p4info):
+        if not Path(path).is_file():
+            print(f"{path}: missing; run `make build` first", file=sys.stderr)
+            return 1
+    with VethNamespace(f"p4demo-{os.getpid()}", list(PORTS)) as ns:
+        _enter(ns.name)  # this thread and every thread and process it starts from now on
+        _configure_collector_interface()
+        switch = _start_switch(args.switch, args.log)
+        try:
+            _wait_for_grpc(switch, timeout=60)
+            return _run_demo(args)
+        except P4RuntimeError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        finally:
+            switch.send_signal(signal.SIGTERM)
+            try:
+                switch.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                switch.kill()
+                switch.wait()
+
+
+def _parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="make run", description=__doc__.splitlines()[0])
+    parser.add_argument("--switch", default=os.environ.get("SWITCH", str(ROOT / ".venv/bin/p4sim-switch")))
+    parser.add_argument("--json", default=str(ROOT / "build/fabric.json"))
+    parser.add_argument("--p4info", default=str(ROOT / "build/fabric.p4info.txtpb"))
+    parser.add_argument("--packets", type=int, default=200)
+    parser.add_argument("--log", default="/tmp/p4demo-switch.log")
+    return parser.parse_args(argv)
+
+
+def _enter(ns_name: str) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    with open(f"/var/run/netns/{ns_name}", "rb") as handle:
+        if libc.setns(handle.fileno(), _CLONE_NEWNET) != 0:
+            raise OSError(ctypes.get_errno(), "setns failed")
+
+
+def _configure_collector_interface() -> None:
+    """The collector lives behind port 4 (interface t4) with its own IP and MAC."""
+    for cmd in (["ip", "link", "set", "t4", "address", COLLECTOR[1]],
+                ["ip", "addr", "add", f"{COLLECTOR[0]}/24", "dev", "t4"]):
+        subprocess.run(cmd, check=True)
+
+
+def _start_switch(binary: str, log_path: str) -> subprocess.Popen:
+    ifaces = [arg for p in PORTS for arg in ("-i", f"{p}@sw{p}")]
+    cmd = [binary, "--no-p4", *ifaces, "--", "--grpc-server-addr", f"127.0.0.1:{GRPC_PORT}",
+           "--cpu-port", "255"]
+    print(f"starting {' '.join(cmd)}  (log: {log_path})")
+    log = open(log_path, "w")
+    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+
+
+def _wait_for_grpc(switch: subprocess.Popen, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if switch.poll() is not None:
+            raise SystemExit(f"the switch exited with status {switch.returncode}; see its log")
+        with socket.socket() as sock:
+            sock.settimeout(0.5)
+            if sock.connect_ex(("127.0.0.1", GRPC_PORT)) == 0:
+                return
+        time.sleep(0.05)  # polling the condition, with a deadline
+    raise SystemExit(f"the switch's gRPC server did not listen within {timeout:.0f} s")
+
+
+PHASES = (
+    ("entropy mode, a new entropy value per packet (sprayed)", "use_entropy", True),
+    ("entropy mode, one entropy value for the burst (pinned)", "use_entropy", False),
+    ("round-robin mode (per-packet, exactly even)", "use_round_robin", True),
+)
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    p4info = load_p4info(args.p4info)
+    names = P4Names(p4info)
+    store = Store()
+    receiver = ReportReceiver(store, host=COLLECTOR[0], port=REPORT_UDP_PORT)
+    receiver.start()
+    with SwitchConnection(f"127.0.0.1:{GRPC_PORT}", device_id=0, election_id=1) as conn:
+        print("pushing build/fabric.json over P4Runtime")
+        conn.set_pipeline(p4info, Path(args.json).read_bytes())
+        _configure(conn, names)
+        before = _member_counters(conn, names)
+        for title, mode, spray in PHASES:
+            _set_mode(conn, names, mode)
+            received = _send_burst(args.packets, spray)
+            after = _member_counters(conn, names)
+            _print_split(title, received, {p: after[p] - before[p] for p in MEMBERS}, args.packets)
+            before = after
+    receiver.wait_for(1, timeout=5)
+    receiver.stop()
+    return _print_report(receiver, store)
+
+
+def _set_mode(conn: SwitchConnection, names: P4Names, mode: str) -> None:
+    conn.write([update(MODIFY, table_entry=names.table_entry(
+        "FabricIngress.routing.multipath_modes", {"group_id": GROUP},
+        f"FabricIngress.routing.{mode}"))])
+
+
+def _configure(conn: SwitchConnection, names: P4Names) -> None:
+    """Spraying group over ports 2 and 3 in entropy mode, INT source/sink, collector."""
+    selector = "FabricIngress.routing.multipath_selector"
+    members = [update(INSERT, action_profile_member=names.member(
+        selector, port, "FabricIngress.routing.forward",
+        {"port": port, "src_mac": ROUTER_MAC, "dst_mac": mac, "member_index": port}))
+        for port, mac in MEMBERS.items()]
+    conn.write(members)
+    conn.write([update(INSERT, action_profile_group=names.group(selector, GROUP, {p: 1 for p in MEMBERS}))])
+    conn.write([
+        update(INSERT, table_entry=names.table_entry(
+            "FabricIngress.routing.routes", {"partition": 0, "ipv4_dst": DEST_PREFIX},
+            "FabricIngress.routing.set_group", {"group": GROUP})),
+        update(INSERT, table_entry=names.table_entry(
+            "FabricIngress.routing.next_hops", {"group_id": GROUP}, group_id=GROUP)),
+        update(INSERT, table_entry=names.table_entry(
+            "FabricIngress.routing.multipath_modes", {"group_id": GROUP},
+            "FabricIngress.routing.use_ecmp")),
+        update(MODIFY, table_entry=names.default_entry(
+            "FabricEgress.int_egress.int_node", "FabricEgress.int_egress.set_int_node",
+            {"node_id": NODE_ID, "int_dscp": DSCP_INT})),
+        update(MODIFY, value_set_entry=names.value_set("FabricParser.int_dscps", [DSCP_INT])),
+        update(INSERT, table_entry=names.table_entry(
+            "FabricEgress.int_egress.int_source.int_watchlist",
+            {"ipv4_dst": f"{DEST_IP}&&&255.255.255.255"},
+            "FabricEgress.int_egress.int_source.start_int",
+            {"instructions": INT_ALL_SUPPORTED, "hop_budget": 4, "domain_id": 1}, priority=10)),
+        update(MODIFY, table_entry=names.default_entry(
+            "FabricEgress.int_egress.int_report.report_encap",
+            "FabricEgress.int_egress.int_report.set_report_encap",
+            {"src_mac": ROUTER_MAC, "dst_mac": COLLECTOR[1], "src_ip": SWITCH_IP,
+             "collector_ip": COLLECTOR[0], "src_port": 40000, "collector_port": REPORT_UDP_PORT,
+             "hw_id": 1, "inner_bytes": 64})),
+    ])
+    conn.write([update(INSERT, table_entry=names.table_entry(
+        "FabricEgress.int_egress.int_sink.int_sink_ports", {"egress_port": port},
+        "FabricEgress.int_egress.int_sink.set_int_sink", {"report_session": REPORT_SESSION}))
+        for port in MEMBERS])
+    conn.write([pre_update(INSERT, clone_session(REPORT_SESSION, 4))])
+
+
+def _send_burst(count: int, spray: bool) -> dict[int, int]:
+    """Send from t1, a new entropy value per packet when ``spray``; count what arrives
+    on the members' host interfaces."""
+    rng = random.Random(4793)
+    pinned_ev = rng.randrange(49152, 65536)
+    socks = {p: _raw_socket(f"t{p}") for p in MEMBERS}
+    received = {p: 0 for p in MEMBERS}
+    with _raw_socket("t1") as tx:
+        for psn in range(count):
+            pkt = (Ether(src=SENDER[1], dst=ROUTER_MAC)
+                   / IP(src=SENDER[0], dst=DEST_IP)
+                   / UDP(sport=rng.randrange(49152, 65536) if spray else pinned_ev, dport=UDP_PORT_UEC, chksum=0)
+                   / UecRequest(psn=psn) / (b"d" * 64))
+            tx.send(bytes(pkt))
+            _drain(socks, received, wait=0.0)
+        deadline = time.monotonic() + 5
+        while sum(received.values()) < count and time.monotonic() < deadline:
+            _drain(socks, received, wait=0.2)
+    for sock in socks.values():
+        sock.close()
+    return received
+
+
+def _drain(socks: dict[int, socket.socket], received: dict[int, int], wait: float) -> None:
+    ready, _, _ = select.select(list(socks.values()), [], [], wait)
+    for port, sock in socks.items():
+        if sock in ready:
+            while True:
+                try:
+                    data, addr = sock.recvfrom(65535, socket.MSG_DONTWAIT)
+                except BlockingIOError:
+                    break
+                if addr[2] != socket.PACKET_OUTGOING and len(data) > 34 and data[12:14] == b"\x08\x00":
+                    received[port] += 1
+
+
+def _raw_socket(iface: str) -> socket.socket:
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))
+    sock.bind((iface, 0))
+    return sock
+
+
+def _member_counters(conn: SwitchConnection, names: P4Names) -> dict[int, int]:
+    entities = conn.read([update(INSERT, counter_entry=names.counter(
+        "FabricIngress.routing.member_packets", port)).entity for port in MEMBERS])
+    return {e.counter_entry.index.index: e.counter_entry.data.packet_count for e in entities}
+
+
+def _print_split(title: str, received: dict[int, int], counters: dict[int, int], sent: int) -> None:
+    print()
+    print(f"per-member split: {title}")
+    print(f"  {'member (port)':>13}  {'switch counter':>14}  {'received':>8}  {'share':>6}")
+    for port in MEMBERS:
+        share = 100.0 * received[port] / sent if sent else 0.0
+        print(f"  {port:>13}  {counters.get(port, 0):>14}  {received[port]:>8}  {share:5.1f}%")
+    print(f"  {'total':>13}  {sum(counters.values()):>14}  {sum(received.values()):>8}  of {sent} sent")
+
+
+def _print_report(receiver: ReportReceiver, store: Store) -> int:
+    print()
+    stats = receiver.stats
+    print(f"collector: {stats.decoded} telemetry reports decoded, {stats.malformed} malformed")
+    if stats.decoded == 0:
+        print("no telemetry report arrived", file=sys.stderr)
+        return 1
+    print("one decoded report:")
+    print(describe(receiver.first_report))
+    for summary in store.hop_summaries():
+        print(f"node {summary.node_id}: {summary.samples} samples, mean hop latency "
+              f"{summary.mean_latency:.0f} us, max queue {summary.max_queue} packets")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
