@@ -13,7 +13,8 @@ PUNT_REASON_ACL = 1
 
 class PacketOutLeavesOnGivenPort(FabricTest):
     def runTest(self):
-        pkt = Ether(src=host_mac(9), dst=host_mac(3)) / IP(dst="10.9.9.9", ttl=1) / UDP() / "hi"
+        pkt = (Ether(src=host_mac(9), dst=host_mac(3)) / IP(src="10.9.9.8", dst="10.9.9.9", ttl=1)
+               / UDP(sport=1, dport=2) / "hi")
         self.packet_out(3, raw(pkt))
         tu.verify_packet(self, pkt, 3)
         tu.verify_no_other_packets(self)
