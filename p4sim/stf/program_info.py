@@ -6,6 +6,7 @@ suffixes of them (``ipv4_lpm``), as p4c's runner allows; key names are the JSON 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,7 +127,7 @@ def table_action(table: TableInfo, name: str) -> ActionInfo:
 def table_key(table: TableInfo, name: str) -> int:
     """The index of the table key called ``name`` (stack ``$N`` written as ``[N]``)."""
     names = [k.name for k in table.keys]
-    alternatives = [name, name.replace("$", "[", 1) + "]" if "$" in name[1:] else name]
+    alternatives = [name, re.sub(r"\$([0-9]+)", r"[\1]", name)]
     if name.endswith(".valid"):
         alternatives.append(name[: -len("valid")] + "$valid$")
     for alternative in alternatives:

@@ -99,3 +99,16 @@ def test_ambiguous_suffix_is_refused() -> None:
     (statement,) = parse_stf("setdefault tbl_ drop()")
     with pytest.raises(StfError, match="no table"):
         resolve_default(info, statement)
+
+
+def test_stack_key_written_with_dollar_index() -> None:
+    program = {
+        "header_types": [{"name": "h_t", "fields": [["x", 8, False]]}],
+        "headers": [{"name": "hops[0]", "header_type": "h_t"}, {"name": "hops[1]", "header_type": "h_t"}],
+        "actions": [{"name": "a", "id": 0, "runtime_data": []}],
+        "pipelines": [{"name": "ingress", "tables": [{
+            "name": "I.t", "match_type": "exact", "type": "simple", "action_ids": [0],
+            "key": [{"match_type": "exact", "name": "hdr.hops[1].x", "target": ["hops[1]", "x"]}]}]}],
+    }
+    entry = resolve_add(ProgramInfo(program), add("add t hdr.hops$1.x:7 a()"))
+    assert (entry.keys[0].value, entry.keys[0].bitwidth) == (7, 8)
