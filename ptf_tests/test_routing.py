@@ -31,6 +31,8 @@ class RoutedPacketLeavesRewritten(FabricTest):
         tu.verify_packet(self, _routed(pkt, 2), 2)
         tu.verify_no_other_packets(self)
         self.assertEqual(self.counter("FabricIngress.routing.member_packets", 2)[0], 1)
+        self.assertEqual(self.counter("FabricIngress.port_rx", 1), (1, len(pkt)))
+        self.assertEqual(self.counter("FabricEgress.port_tx", 2)[0], 1)
 
 
 class LongestPrefixWins(FabricTest):
