@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
-import selectors
+import select
 import threading
 import time
 from collections import deque
@@ -231,29 +231,26 @@ class Switch:
 
     # -- dataplane thread ----------------------------------------------------------------------
     def _run(self) -> None:
-        selector = selectors.DefaultSelector()
-        selector.register(self._wake_fd, selectors.EVENT_READ, None)
-        for raw in self._raw_ports.values():
-            selector.register(raw.fileno(), selectors.EVENT_READ, raw)
-        try:
-            while not self._stopping:
-                try:
-                    self._iterate(selector)
-                except Exception:  # the loop must survive anything a packet triggers
-                    self.stats.pipeline_errors += 1
-                    log.exception("dataplane loop error (continuing)")
-        finally:
-            selector.close()
+        # select() rather than epoll: its timeout has microsecond resolution, where
+        # epoll rounds up to whole milliseconds and would make rate-limited queues late.
+        readers = {raw.fileno(): raw for raw in self._raw_ports.values()}
+        fds = [self._wake_fd, *readers]
+        while not self._stopping:
+            try:
+                self._iterate(fds, readers)
+            except Exception:  # the loop must survive anything a packet triggers
+                self.stats.pipeline_errors += 1
+                log.exception("dataplane loop error (continuing)")
 
-    def _iterate(self, selector: selectors.BaseSelector) -> None:
+    def _iterate(self, fds: list[int], readers: dict[int, RawPort]) -> None:
         timeout = self._poll_timeout()
         self._sleeping = timeout != 0
         if self._sleeping and (self._external or self._internal or self._stopping):
             timeout = 0
-        events = selector.select(timeout)
+        ready, _w, _x = select.select(fds, (), (), timeout)
         self._sleeping = False
-        for key, _mask in events:
-            raw = key.data
+        for fd in ready:
+            raw = readers.get(fd)
             if raw is None:
                 try:
                     os.eventfd_read(self._wake_fd)

@@ -1,13 +1,17 @@
-"""Traffic manager: per egress port, per priority egress queues (BMv2 semantics).
+"""Traffic manager: per egress port, per priority egress queues with a port shaper.
 
 `standard_metadata.priority` picks the queue; with N priority queues, priority N-1 is
 served first and a priority >= N is refused (BMv2 drops such packets with an error).
-Each (port, priority) queue has its own capacity and rate; a dequeue takes the head of
-the highest-priority queue whose departure time has come.  Depths reported to the
-pipeline (enq_qdepth, deq_qdepth) are the packet counts of the whole port.
+Each (port, priority) queue has its own capacity and may have its own rate (its
+packets get departure times at enqueue, as in BMv2's rate-limited queues).  The rate
+set for a port as a whole shapes the port: at most `pps` departures per second, each
+slot given to the highest-priority queue whose head is due (strict priority).  With
+one queue per port this is exactly BMv2's behaviour; with several, `set_queue_rate
+PPS PORT` limits the port's total rather than each priority queue separately, so that
+a higher priority really drains first under congestion.  Depths reported to the
+pipeline (enq_qdepth, deq_qdepth) are packet counts of the whole port, as in BMv2.
 
-Not thread-safe by itself: the switch's dataplane thread owns it and applies
-configuration changes (depth, rate) that other threads request.
+Not thread-safe by itself: the switch serialises access with its configuration lock.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from p4sim.switch.queues import EgressQueue
+from p4sim.switch.queues import EgressQueue, rate_to_gap_ns
 
 
 class TrafficManagerError(ValueError):
@@ -24,20 +28,23 @@ class TrafficManagerError(ValueError):
 
 @dataclass
 class _PortQueues:
-    """The priority queues of one port, index = priority (highest index served first)."""
+    """The priority queues of one port (index = priority) and the port's shaper."""
 
     queues: list[EgressQueue]
+    gap_ns: int = 0
+    next_slot_ns: int = -(1 << 62)
     size: int = 0
 
 
 @dataclass
 class QueueSettings:
-    """Defaults for ports not configured individually, plus per-port overrides."""
+    """Defaults, per-port rates and per-queue overrides (queue = (port, priority))."""
 
     depth: int
-    rate_pps: float | None
-    port_depth: dict[tuple[int, int], int] = field(default_factory=dict)
-    port_rate: dict[tuple[int, int], float | None] = field(default_factory=dict)
+    port_rate: float | None
+    depth_of: dict[tuple[int, int], int] = field(default_factory=dict)
+    rate_of_port: dict[int, float | None] = field(default_factory=dict)
+    rate_of_queue: dict[tuple[int, int], float | None] = field(default_factory=dict)
 
 
 class TrafficManager:
@@ -62,32 +69,49 @@ class TrafficManager:
                   priority: int | None = None) -> None:
         """Capacity in packets of one queue, all queues of a port, or every queue."""
         _check_depth(depth)
-        for key in self._select(port, priority):
-            self._settings.port_depth[key] = depth
+        keys = self._select(port, priority)
         if port is None:
             self._settings.depth = depth
-            self._settings.port_depth.clear()
+            self._settings.depth_of.clear()
+        for key in keys:
+            self._settings.depth_of[key] = depth
         for queue in self._existing(port, priority):
             queue.capacity = depth
 
     def set_rate(self, pps: float | None, port: int | None = None,
                  priority: int | None = None) -> None:
-        """Drain rate in packets per second (0/None = unlimited), scoped like set_depth."""
+        """Drain rate in packets/s (0/None = unlimited) of every port, one port's
+        shaper (clearing that port's per-queue rates), or one priority queue."""
         _check_rate(pps)
-        for key in self._select(port, priority):
-            self._settings.port_rate[key] = pps
+        settings = self._settings
+        self._select(port, priority)
         if port is None:
-            self._settings.rate_pps = pps
-            self._settings.port_rate.clear()
-        for queue in self._existing(port, priority):
-            queue.set_rate(pps)
+            settings.port_rate = pps
+            settings.rate_of_port.clear()
+            settings.rate_of_queue.clear()
+        elif priority is None:
+            settings.rate_of_port[port] = pps
+            for key in [k for k in settings.rate_of_queue if k[0] == port]:
+                del settings.rate_of_queue[key]
+        else:
+            settings.rate_of_queue[(port, priority)] = pps
+        ports = self._ports.items() if port is None else (
+            [(port, self._ports[port])] if port in self._ports else [])
+        for number, pq in ports:
+            pq.gap_ns = rate_to_gap_ns(self._port_rate(number))
+            for index, queue in enumerate(pq.queues):
+                queue.set_rate(settings.rate_of_queue.get((number, index)))
 
     def queue_config(self, port: int, priority: int = 0) -> tuple[int, float | None]:
-        """(depth, rate) a queue has or would have."""
+        """(depth, rate) of a queue: its own rate if it has one, else its port's."""
         self._check_priority(priority)
         key = (port, priority)
-        return (self._settings.port_depth.get(key, self._settings.depth),
-                self._settings.port_rate.get(key, self._settings.rate_pps))
+        settings = self._settings
+        rate = settings.rate_of_queue.get(key, self._port_rate(port))
+        return settings.depth_of.get(key, settings.depth), rate
+
+    def _port_rate(self, port: int) -> float | None:
+        return self._settings.rate_of_port.get(port, self._settings.port_rate)
 
     # -- dataplane -----------------------------------------------------------------------
     def enqueue(self, port: int, priority: int, item: Any, now_ns: int) -> bool:
@@ -131,13 +155,13 @@ class TrafficManager:
                 return
 
     def next_departure_ns(self) -> int | None:
-        """Earliest departure time among queued packets (None when empty)."""
+        """Earliest time a queued packet may leave (None when empty)."""
         earliest = None
         for pq in self._busy.values():
-            for queue in pq.queues:
-                head = queue.head_departure_ns()
-                if head is not None and (earliest is None or head < earliest):
-                    earliest = head
+            heads = [q.items[0][0] for q in pq.queues if q.items]
+            when = max(min(heads), pq.next_slot_ns)
+            if earliest is None or when < earliest:
+                earliest = when
         return earliest
 
     def clear(self) -> int:
@@ -153,20 +177,27 @@ class TrafficManager:
 
     # -- internals -----------------------------------------------------------------------
     def _pop_port(self, pq: _PortQueues, now_ns: int) -> tuple[int, Any] | None:
+        if pq.next_slot_ns > now_ns:
+            return None
         for priority in range(len(pq.queues) - 1, -1, -1):
-            queue = pq.queues[priority]
-            if queue.items and queue.items[0][0] <= now_ns:
+            items = pq.queues[priority].items
+            if items and items[0][0] <= now_ns:
+                ready = items[0][0]
+                if pq.gap_ns:
+                    slot = ready if ready > pq.next_slot_ns else pq.next_slot_ns
+                    pq.next_slot_ns = slot + pq.gap_ns
                 pq.size -= 1
                 self.total -= 1
-                return priority, queue.pop()
+                return priority, items.popleft()[1]
         return None
 
     def _create_port(self, port: int, now_ns: int) -> _PortQueues:
         queues = []
         for priority in range(self.priority_queues):
-            depth, rate = self.queue_config(port, priority)
+            depth = self._settings.depth_of.get((port, priority), self._settings.depth)
+            rate = self._settings.rate_of_queue.get((port, priority))
             queues.append(EgressQueue(depth, rate, now_ns))
-        pq = _PortQueues(queues)
+        pq = _PortQueues(queues, gap_ns=rate_to_gap_ns(self._port_rate(port)))
         self._ports[port] = pq
         return pq
 

@@ -76,8 +76,41 @@ def test_high_priority_arrival_overtakes_backlog():
         tm.enqueue(1, 0, f"low{i}", 0)
     assert [item for *_x, item in drain(tm, 0)] == ["low0"]
     tm.enqueue(1, 1, "high", MS // 2)
-    assert [item for *_x, item in drain(tm, MS // 2)] == ["high"]
-    assert [item for *_x, item in drain(tm, MS)] == ["low1"]
+    assert [item for *_x, item in drain(tm, MS // 2)] == []      # port slot not yet due
+    assert [item for *_x, item in drain(tm, MS)] == ["high"]
+    assert [item for *_x, item in drain(tm, 2 * MS)] == ["low1"]
+
+
+def test_port_shaper_serves_strict_priority():
+    tm = TrafficManager(priority_queues=2, rate_pps=1000)
+    for i in range(3):
+        tm.enqueue(1, 0, f"low{i}", 0)
+    for i in range(3):
+        tm.enqueue(1, 1, f"high{i}", 10)
+    sent = []
+    for slot in range(6):
+        sent += [item for *_x, item in drain(tm, slot * MS + 10)]
+    assert sent == ["high0", "high1", "high2", "low0", "low1", "low2"]
+
+
+def test_per_queue_rate_limits_only_that_queue():
+    tm = TrafficManager(priority_queues=2)
+    tm.set_rate(1000, port=1, priority=0)
+    for i in range(3):
+        tm.enqueue(1, 0, f"low{i}", 0)
+        tm.enqueue(1, 1, f"high{i}", 0)
+    assert [item for *_x, item in drain(tm, 0)] == ["high0", "high1", "high2", "low0"]
+    assert tm.next_departure_ns() == MS
+
+
+def test_port_rate_clears_queue_rates_of_that_port():
+    tm = TrafficManager(priority_queues=2)
+    tm.set_rate(10, port=1, priority=1)
+    tm.set_rate(500, port=1)
+    assert tm.queue_config(1, 1) == (64, 500)
+    tm.set_rate(20, port=1, priority=1)
+    assert tm.queue_config(1, 1) == (64, 20)
+    assert tm.queue_config(1, 0) == (64, 500)
 
 
 def test_ports_are_independent():

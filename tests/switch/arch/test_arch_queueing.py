@@ -1,0 +1,158 @@
+"""Traffic manager seen from the pipeline: queueing metadata, tail drops, priorities.
+
+stack_and_queues.json (real p4c output) forwards port 1 -> 2 and, in egress, pushes a
+hop record with deq_qdepth and deq_timedelta onto probe packets.  Packets are injected
+before start() so that the whole burst enters the queue before the first departure.
+"""
+
+import copy
+import struct
+
+from p4sim.switch.runtime_api import ExactParam
+from p4sim.switch.switch import Switch
+
+from sa_helpers import Collector, reference_json
+
+PROBE = bytes.fromhex("000000000001" "000000000002" "88B5" "0000") + b"\xAA" * 16
+
+
+def probe_switch(**kwargs) -> Switch:
+    sw = Switch(**kwargs)
+    sw.load_program(reference_json("stack_and_queues"))
+    configure_probe_tables(sw)
+    return sw
+
+
+def configure_probe_tables(sw: Switch) -> None:
+    tables = sw.runtime.tables
+    tables["IngressImpl.fwd"].add_entry([ExactParam(1)], "IngressImpl.forward", [2])
+    tables["EgressImpl.hop_record"].add_entry([ExactParam(1)], "EgressImpl.push_hop", [7])
+
+
+def hop_of(frame: bytes) -> tuple[int, int, int, int]:
+    """(switch_id, egress_port, qdepth, hop_latency) of the first hop record."""
+    assert frame[12:14] == b"\x88\xb5" and frame[14] >= 1
+    return struct.unpack_from("!HHII", frame, 16)
+
+
+def test_queue_at_known_rate_shows_depth_and_delay():
+    sw = probe_switch()
+    sw.set_queue_rate(1000, port=2)
+    out = Collector(sw)
+    count = 10
+    for _ in range(count):
+        sw.inject(1, PROBE)
+    with sw:
+        assert sw.wait_idle(5)
+    frames = out.take()[2]
+    assert len(frames) == count
+    hops = [hop_of(f) for f in frames]
+    assert all(h[0] == 7 and h[1] == 2 for h in hops)
+    # The first probe finds an idle queue; the other nine wait their turn at 1 ms each.
+    depths = [h[2] for h in hops]
+    assert depths == [0, 8, 7, 6, 5, 4, 3, 2, 1, 0]
+    latencies = [h[3] for h in hops]
+    # A packet never leaves before its slot; scheduling noise (other processes on a
+    # shared machine) can only make it later.
+    for i in range(count):
+        assert 1000 * i - 500 <= latencies[i] <= 1000 * i + 50_000, latencies
+
+
+def test_unlimited_queue_adds_no_delay():
+    sw = probe_switch()
+    out = Collector(sw)
+    for _ in range(5):
+        sw.inject(1, PROBE)
+    with sw:
+        assert sw.wait_idle(5)
+    hops = [hop_of(f) for f in out.take()[2]]
+    assert [h[2] for h in hops] == [0] * 5
+    assert all(h[3] < 1000 for h in hops)
+
+
+def test_tail_drops_beyond_queue_depth():
+    sw = probe_switch(queue_depth=3, queue_rate=100)
+    out = Collector(sw)
+    for _ in range(10):
+        sw.inject(1, PROBE)
+    with sw:
+        assert sw.wait_idle(5)
+    assert len(out.take()[2]) == 4       # one leaves at once, three wait, six dropped
+    assert sw.stats.tail_drops[2] == 6
+    assert sw.stats.as_dict()["total_tail_drops"] == 6
+
+
+def test_queue_depth_change_at_run_time():
+    sw = probe_switch(queue_rate=100)
+    sw.set_queue_depth(1, port=2)
+    out = Collector(sw)
+    for _ in range(5):
+        sw.inject(1, PROBE)
+    with sw:
+        assert sw.wait_idle(5)
+    assert len(out.take()[2]) == 2
+    assert sw.stats.tail_drops[2] == 3
+
+
+def priority_program() -> dict:
+    """stack_and_queues with `standard_metadata.priority = src_addr[2:0]` in forward."""
+    program = copy.deepcopy(reference_json("stack_and_queues"))
+    forward = next(a for a in program["actions"] if a["name"] == "IngressImpl.forward")
+    forward["primitives"].append({
+        "op": "assign",
+        "parameters": [
+            {"type": "field", "value": ["standard_metadata", "priority"]},
+            {"type": "expression", "value": {
+                "op": "&",
+                "left": {"type": "field", "value": ["ethernet", "src_addr"]},
+                "right": {"type": "hexstr", "value": "0x000000000007"}}},
+        ],
+    })
+    return program
+
+
+def plain(src_low: int, seq: int) -> bytes:
+    """A non-probe frame whose source MAC low bits pick the priority; seq in payload."""
+    return bytes.fromhex("000000000001" "0000000000" f"{src_low:02x}" "0800") + bytes([seq]) * 20
+
+
+def run_priority_burst(sw: Switch, frames: list[bytes]) -> list[bytes]:
+    out = Collector(sw)
+    for data in frames:
+        sw.inject(1, data)
+    with sw:
+        assert sw.wait_idle(10)
+    return out.take().get(2, [])
+
+
+def test_higher_priority_drains_first_under_congestion():
+    sw = Switch(priority_queues=2)
+    sw.load_program(priority_program())
+    configure_probe_tables(sw)
+    sw.set_queue_rate(100, port=2)          # port 2 shaped to 10 ms slots
+    lows = [plain(0, i) for i in range(6)]
+    highs = [plain(1, 100 + i) for i in range(3)]
+    sent = run_priority_burst(sw, lows + highs)
+    # The port sends one packet per 10 ms slot, always from the highest-priority
+    # non-empty queue: the first low packet left before the highs arrived.
+    assert sent == [lows[0]] + highs + lows[1:]
+
+
+def test_low_priority_queue_limited_alone():
+    sw = Switch(priority_queues=2)
+    sw.load_program(priority_program())
+    configure_probe_tables(sw)
+    sw.set_queue_rate(100, port=2, priority=0)   # only the low-priority queue is slow
+    lows = [plain(0, i) for i in range(4)]
+    highs = [plain(1, 100 + i) for i in range(4)]
+    sent = run_priority_burst(sw, lows + highs)
+    assert sent == [lows[0]] + highs + lows[1:]
+
+
+def test_priority_beyond_queues_is_dropped():
+    sw = Switch(priority_queues=2)
+    sw.load_program(priority_program())
+    configure_probe_tables(sw)
+    sent = run_priority_burst(sw, [plain(5, 1), plain(1, 2)])
+    assert sent == [plain(1, 2)]
+    assert sw.stats.priority_drops == 1
