@@ -152,3 +152,85 @@ def test_direct_counter_entity_and_wildcard_reads(rig, client):
     [read] = client.read(p4runtime_pb2.Entity(table_entry=with_counters))
     assert read.table_entry.counter_data.packet_count == 5
     assert not read.table_entry.HasField("meter_config")
+
+
+@pytest.fixture
+def metered(client, tmp_path):
+    """multipath with a direct meter on IngressImpl.route (a program variant)."""
+    doc = json.loads(json_path("multipath").read_text())
+    doc["meter_arrays"].append({
+        "name": "IngressImpl.route_meter", "id": 1, "is_direct": True,
+        "binding": "IngressImpl.route", "rate_count": 2, "type": "bytes", "size": 1024,
+        "result_target": ["scalars", "metadata_t.color"]})
+    for pipeline in doc["pipelines"]:
+        for table in pipeline["tables"]:
+            if table["name"] == "IngressImpl.route":
+                table["direct_meters"] = "IngressImpl.route_meter"
+    p4info = load_p4info("multipath")
+    n = ids("multipath")
+    meter = p4info.direct_meters.add()
+    meter.preamble.id, meter.preamble.name = 0x15000001, "IngressImpl.route_meter"
+    meter.preamble.alias = "route_meter"
+    meter.spec.unit = meter.spec.BYTES
+    meter.direct_table_id = n["IngressImpl.route"]
+    for table in p4info.tables:
+        if table.preamble.name == "IngressImpl.route":
+            table.direct_resource_ids.append(0x15000001)
+    req = p4runtime_pb2.SetForwardingPipelineConfigRequest(
+        device_id=0, action=p4runtime_pb2.SetForwardingPipelineConfigRequest
+        .VERIFY_AND_COMMIT)
+    req.election_id.low = client.election_id
+    req.config.p4info.CopyFrom(p4info)
+    req.config.p4_device_config = json.dumps(doc).encode()
+    client.stub.SetForwardingPipelineConfig(req)
+    return client
+
+
+def route_entry() -> p4runtime_pb2.TableEntry:
+    n = ids("multipath")
+    entry = p4runtime_pb2.TableEntry(table_id=n["IngressImpl.route"])
+    fm = entry.match.add(field_id=1)
+    fm.lpm.value, fm.lpm.prefix_len = b"\x0a\x00\x00\x00", 8
+    entry.action.action.action_id = n["IngressImpl.drop"]
+    return entry
+
+
+def test_direct_meter_config_through_table_and_meter_entities(metered):
+    entry = route_entry()
+    entry.meter_config.cir, entry.meter_config.cburst = 1000, 100
+    entry.meter_config.pir, entry.meter_config.pburst = 2000, 200
+    metered.write(update("INSERT", table_entry=entry))
+    query = p4runtime_pb2.TableEntry(table_id=entry.table_id)
+    query.meter_config.SetInParent()
+    [read] = metered.read(p4runtime_pb2.Entity(table_entry=query))
+    assert read.table_entry.meter_config == entry.meter_config
+
+    direct = p4runtime_pb2.DirectMeterEntry(table_entry=route_entry())
+    direct.table_entry.ClearField("action")
+    direct.config.cir, direct.config.cburst, direct.config.pir = 10, 1, 20
+    direct.config.pburst = 2
+    metered.write(update("MODIFY", direct_meter_entry=direct))
+    wildcard = p4runtime_pb2.DirectMeterEntry()
+    wildcard.table_entry.table_id = entry.table_id
+    [read] = metered.read(p4runtime_pb2.Entity(direct_meter_entry=wildcard))
+    assert read.direct_meter_entry.config == direct.config
+
+    metered.write(update("MODIFY", table_entry=route_entry()))   # no config: default
+    [read] = metered.read(p4runtime_pb2.Entity(table_entry=query))
+    assert not read.table_entry.HasField("meter_config")
+
+    bad = p4runtime_pb2.DirectMeterEntry(table_entry=route_entry())
+    bad.config.cir, bad.config.pir = 20, 10
+    with pytest.raises(grpc.RpcError) as exc:
+        metered.write(update("MODIFY", direct_meter_entry=bad))
+    assert write_errors(exc.value)[0].canonical_code == code_pb2.INVALID_ARGUMENT
+
+
+def test_meter_config_on_a_table_without_meter_is_invalid(client):
+    client.set_pipeline("multipath")
+    entry = route_entry()
+    entry.meter_config.cir = entry.meter_config.pir = 5
+    with pytest.raises(grpc.RpcError) as exc:
+        client.write(update("INSERT", table_entry=entry))
+    [err] = write_errors(exc.value)
+    assert err.canonical_code == code_pb2.INVALID_ARGUMENT and "no direct meter" in err.message
