@@ -86,9 +86,13 @@ class P4RuntimeServer:
                      ("grpc.max_send_message_length", 256 << 20),
                      ("grpc.so_reuseport", 0)])
         self._grpc.add_generic_rpc_handlers((_Service(self).handler(),))
-        self.port = self._grpc.add_insecure_port(self.address)
+        try:
+            self.port = self._grpc.add_insecure_port(self.address)
+        except RuntimeError as exc:      # grpc reports a failed bind this way
+            raise OSError(f"P4Runtime server cannot listen on {self.address}: "
+                          f"{exc}") from None
         if not self.port:
-            raise OSError(f"cannot listen on {self.address}")
+            raise OSError(f"P4Runtime server cannot listen on {self.address}")
         self._running = True
         self.switch.add_packet_in_listener(self._on_packet_in)
         self.switch.add_digest_listener(self._on_digest)

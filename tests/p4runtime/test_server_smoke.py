@@ -6,6 +6,7 @@ import pytest
 from p4.v1 import p4runtime_pb2
 
 from p4rt_harness import ids, json_path, update
+from p4sim.p4runtime.server import P4RuntimeServer
 
 GetType = p4runtime_pb2.GetForwardingPipelineConfigRequest
 SetAction = p4runtime_pb2.SetForwardingPipelineConfigRequest
@@ -83,3 +84,9 @@ def test_reconcile_with_a_new_program_carries_matching_state(rig, client, tmp_pa
     read = client.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry()))
     assert [e.table_entry for e in read] == [entry]
     assert rig.switch.pre.groups() == {3: [(4, 0)]}
+
+
+def test_port_in_use_is_a_clear_error(rig):
+    second = P4RuntimeServer(rig.switch, rig.address)
+    with pytest.raises(OSError, match=f"cannot listen on {rig.address}"):
+        second.start()
