@@ -66,7 +66,6 @@ const bit<4> REPORT_INNER_ETHERNET = 3;
 const bit<16> REPORT_FIXED_BYTES = 62;
 
 // v1model instance types.
-const bit<32> INSTANCE_NORMAL = 0;
 const bit<32> INSTANCE_EGRESS_CLONE = 2;
 
 // Field list preserved from a sink packet into its telemetry report copy.

@@ -200,7 +200,6 @@ struct fabric_metadata_t {
     bool           int_node;
     node_id_t      int_node_id;
     dscp_t         int_dscp;
-    bool           int_sink;
     clone_session_t int_report_session;
     bit<8>         int_hop_words;
     bool           int_stripped;

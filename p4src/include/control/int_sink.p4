@@ -9,7 +9,6 @@ control IntSink(inout headers_t hdr,
                 inout fabric_metadata_t meta,
                 inout standard_metadata_t std_meta) {
     action set_int_sink(clone_session_t report_session) {
-        meta.int_sink = true;
         meta.int_report_session = report_session;
     }
 
