@@ -16,7 +16,7 @@ from p4sim.stf.errors import StfError, TargetUnavailable
 from p4sim.stf.program_info import ProgramInfo
 from p4sim.stf.runner import StfResult, run_statements, stf_ports
 from p4sim.stf.stf_parser import parse_stf_file
-from p4sim.stf.target import ProgramLoadFailed
+from p4sim.stf.target import ProgramLoadFailed, Target
 
 EXIT_PASS, EXIT_FAIL, EXIT_CANNOT_RUN = 0, 1, 2
 
@@ -38,7 +38,7 @@ def run_stf_test(p4_path: str, stf_path: str, target: str = "p4sim",
         switch.close()
 
 
-def _make_target(target: str, program: dict[str, Any], info: ProgramInfo, ports: list[int]) -> Any:
+def _make_target(target: str, program: dict[str, Any], info: ProgramInfo, ports: list[int]) -> Target:
     if target == "bmv2":
         from p4sim.stf.bmv2_target import Bmv2Target
         return Bmv2Target(program, ports)

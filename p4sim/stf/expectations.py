@@ -81,6 +81,8 @@ def check_outputs(expects: list[Expect], outputs: list[tuple[int, bytes]]) -> Ve
             outcomes.append(Outcome(expect, None, None))
             continue
         if expect.port in any_ports:
+            outcomes.append(Outcome(expect, None, f"port {expect.port} also has an 'expect {expect.port}' "
+                                                  "without data, which accepts anything: keep one form"))
             continue
         packets = by_port.get(expect.port, [])
         index = next_index[expect.port]

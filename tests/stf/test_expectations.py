@@ -45,3 +45,9 @@ def test_dataless_expect_accepts_any_packets_on_its_port() -> None:
     verdict = check_outputs([expect(3, None)], [(3, b"\x01"), (3, b"\x02")])
     assert verdict.passed
     assert not check_outputs([], [(3, b"\x01")]).passed
+
+
+def test_mixing_dataless_and_data_expectations_on_a_port_fails() -> None:
+    verdict = check_outputs([expect(3, None), expect(3, "01")], [(3, b"\x01")])
+    assert not verdict.passed
+    assert "without data" in verdict.render()
