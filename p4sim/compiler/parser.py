@@ -193,7 +193,10 @@ class Parser(StatementRules):
         return name, type_params
 
     # BNF: extern_object_body : '{' method_prototype* '}'
-    def _parse_extern_object_body(self, name: Token, type_params, annotations, extern_tok) -> ast.ExternDecl:
+    def _parse_extern_object_body(
+        self, name: Token, type_params: tuple[ast.TypeParameter, ...],
+        annotations: ast.Annotations, extern_tok: Token,
+    ) -> ast.ExternDecl:
         self._declare_type(name.text)
         methods: list[ast.MethodPrototype] = []
         with self._type_scope([p.name for p in type_params]):

@@ -5,10 +5,12 @@ grammar needs to tell declarations from expressions (``T x;`` versus ``f(x);``,
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence, TypeVar
 
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.tokens import EOF, IDENT, KEYWORD, PUNCT, Token
+
+T = TypeVar("T")
 
 
 class ParserBase:
@@ -97,7 +99,7 @@ class ParserBase:
 
     # ------------------------------------------------------------------ backtracking
 
-    def _try(self, method, *args):
+    def _try(self, method: Callable[..., T], *args: object) -> T | None:
         """Run ``method``; on a syntax error rewind and return None. Used only where the
         grammar needs unbounded look-ahead (type arguments, casts, tuple keysets)."""
         saved_pos = self._pos

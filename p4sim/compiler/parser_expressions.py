@@ -7,7 +7,7 @@ from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError
 from p4sim.compiler.parser_types import TYPE_KEYWORDS, TypeRules
 from p4sim.compiler.preprocessor import raw_text
-from p4sim.compiler.tokens import IDENT, INTEGER, KEYWORD, PUNCT, STRING, IntValue
+from p4sim.compiler.tokens import IDENT, INTEGER, KEYWORD, PUNCT, STRING, IntValue, Token
 
 # Binary operators by precedence level, loosest first.
 BINARY_LEVELS: tuple[tuple[str, ...], ...] = (
@@ -173,7 +173,7 @@ class ExpressionRules(TypeRules):
             if tok.text in TYPE_KEYWORDS:
                 return ast.TypeNameExpression(self._parse_non_stack_type(), span=span)
             raise CompileError(span, f"expected an expression, found keyword '{tok.text}'")
-        if tok.is_punct("(") :
+        if tok.is_punct("("):
             self._advance()
             inner = self._parse_expression()
             self._expect(")", "to close the parenthesized expression")
@@ -342,7 +342,7 @@ class ExpressionRules(TypeRules):
         return items
 
     # BNF: pragma : '@' PRAGMA raw_tokens_to_end_of_line
-    def _parse_pragma_rest(self, at_tok, name_tok) -> ast.Annotation:
+    def _parse_pragma_rest(self, at_tok: Token, name_tok: Token) -> ast.Annotation:
         """``@pragma`` takes the rest of its source line as an unparsed body."""
         start = self._pos
         while not self._at_eof():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from p4sim.compiler import ast
 from p4sim.compiler.parser_expressions import ExpressionRules
-from p4sim.compiler.tokens import IDENT, KEYWORD
+from p4sim.compiler.tokens import IDENT, KEYWORD, Token
 
 
 class StatementRules(ExpressionRules):
@@ -159,7 +159,9 @@ class StatementRules(ExpressionRules):
         return ast.VariableDecl(name.text, decl_type, init, annotations=annotations, span=start.span)
 
     # BNF: instantiation_rest : arguments IDENT [ '=' object_initializer ] ';'
-    def _parse_instantiation_rest(self, decl_type: ast.Type, annotations: ast.Annotations, start) -> ast.Instantiation:
+    def _parse_instantiation_rest(
+        self, decl_type: ast.Type, annotations: ast.Annotations, start: Token
+    ) -> ast.Instantiation:
         args = self._parse_arguments()
         name = self._expect_name("an instance name")
         initializer: tuple[ast.Declaration, ...] = ()
@@ -186,7 +188,9 @@ class StatementRules(ExpressionRules):
         return tuple(decls)
 
     # BNF: function_declaration : annotations type_ref IDENT [ type_params ] parameters block_statement
-    def _parse_function_rest(self, return_type: ast.Type, annotations: ast.Annotations, start) -> ast.FunctionDecl:
+    def _parse_function_rest(
+        self, return_type: ast.Type, annotations: ast.Annotations, start: Token
+    ) -> ast.FunctionDecl:
         name = self._expect_name("a function name")
         type_params = self._parse_type_params()
         with self._type_scope([p.name for p in type_params]):

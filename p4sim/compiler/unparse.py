@@ -360,7 +360,7 @@ class _Unparser:
             lines.append(f"{pad}transition {self.expr(node.transition)};")
         return f"state {node.name} {{\n" + "".join(line + "\n" for line in lines) + _INDENT * level + "}"
 
-    def header_of_block(self, keyword: str, node, level: int) -> str:
+    def header_of_block(self, keyword: str, node: ast.ParserDecl | ast.ControlDecl, level: int) -> str:
         text = f"{keyword} {node.name}{self.type_params(node.type_params)}{self.parameters(node.params)}"
         if node.constructor_params:
             text += self.parameters(node.constructor_params)
