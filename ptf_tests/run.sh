@@ -6,6 +6,11 @@
 # Exits non-zero when the switch does not come up or any test fails.
 set -euo pipefail
 
+if [ "$(id -u)" -ne 0 ]; then
+    echo "run.sh needs root (network namespaces, raw sockets)" >&2
+    exit 1
+fi
+
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 SWITCH=${SWITCH:-$root/.venv/bin/p4sim-switch}
