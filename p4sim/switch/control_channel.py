@@ -1,7 +1,8 @@
 """A small local control channel: JSON lines over TCP on 127.0.0.1.
 
 It stands where BMv2's Thrift server stands (same default port, 9090) for what
-P4Runtime does not cover: queue depth and rate at run time, port listing, statistics.
+P4Runtime does not cover (queue depth and rate at run time, port listing, statistics)
+and for simple_switch_CLI-style table_add / table_set_default / mirroring_add.
 Protocol, one JSON object per line each way:
   request  {"cmd": "set_queue_rate", "args": {"pps": 100, "port": 1, "priority": null}}
   response {"ok": true, "result": ...}  or  {"ok": false, "error": "message"}
@@ -16,6 +17,9 @@ import socketserver
 import threading
 from typing import Any, Callable
 
+from p4sim.switch import table_commands
+from p4sim.switch.pre import CloneSession, PreError
+from p4sim.switch.runtime_api import TableError
 from p4sim.switch.traffic_manager import TrafficManagerError
 
 log = logging.getLogger(__name__)
@@ -52,9 +56,25 @@ def _handlers(switch: Any) -> dict[str, Callable[..., Any]]:
         depth, rate = switch.queue_config(_int(port, "port"), _int(priority, "priority"))
         return {"depth": depth, "rate": rate}
 
+    def runtime() -> Any:
+        if switch.runtime is None:
+            raise ControlError("no program loaded")
+        return switch.runtime
+
+    def table_add(table: str, action: str, keys: list[str], args: list[str]) -> int:
+        return table_commands.table_add_request(runtime(), table, action, keys, args)
+
+    def table_set_default(table: str, action: str, args: list[str]) -> None:
+        table_commands.table_set_default(runtime(), table, action, args)
+
+    def mirroring_add(session: int, port: int) -> None:
+        switch.pre.set_clone_session(_int(session, "session"),
+                                     CloneSession(port=_int(port, "port")))
+
     return {"set_queue_depth": set_queue_depth, "set_queue_rate": set_queue_rate,
             "show_ports": show_ports, "stats": stats, "queue_config": queue_config,
-            "ping": lambda: "pong"}
+            "table_add": table_add, "table_set_default": table_set_default,
+            "mirroring_add": mirroring_add, "ping": lambda: "pong"}
 
 
 def _int(value: Any, name: str) -> int:
@@ -92,7 +112,7 @@ def _dispatch(handlers: dict[str, Callable[..., Any]], line: bytes) -> dict:
         if not isinstance(args, dict):
             raise ControlError("args must be a JSON object")
         return {"ok": True, "result": handler(**args)}
-    except (ControlError, TrafficManagerError, ValueError) as exc:
+    except (ControlError, TrafficManagerError, TableError, PreError, ValueError) as exc:
         return {"ok": False, "error": str(exc)}
     except TypeError as exc:
         return {"ok": False, "error": f"bad arguments: {exc}"}

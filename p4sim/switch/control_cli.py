@@ -3,6 +3,9 @@
   p4sim-cli [--thrift-port N] set_queue_depth DEPTH [PORT [PRIO]]
   p4sim-cli [--thrift-port N] set_queue_rate PPS [PORT [PRIO]]
   p4sim-cli [--thrift-port N] show_ports | stats
+  p4sim-cli [--thrift-port N] table_add TABLE ACTION KEY... => ARG... [PRIORITY]
+  p4sim-cli [--thrift-port N] table_set_default TABLE ACTION [ARG...]
+  p4sim-cli [--thrift-port N] mirroring_add SESSION PORT
 Without a command, commands are read one per line from standard input, as
 `echo "set_queue_rate 100 1" | simple_switch_CLI` does.
 """
@@ -15,12 +18,16 @@ import sys
 from typing import Sequence
 
 from p4sim.switch.control_channel import DEFAULT_PORT, ControlClient, ControlError
+from p4sim.switch.table_commands import CommandError, split_table_add
 
 USAGE = {
     "set_queue_depth": "set_queue_depth DEPTH [PORT [PRIORITY]]",
     "set_queue_rate": "set_queue_rate PPS [PORT [PRIORITY]]",
     "show_ports": "show_ports",
     "stats": "stats",
+    "table_add": "table_add TABLE ACTION KEY... => ARG... [PRIORITY]",
+    "table_set_default": "table_set_default TABLE ACTION [ARG...]",
+    "mirroring_add": "mirroring_add SESSION PORT",
 }
 
 
@@ -46,6 +53,24 @@ def run_command(client: ControlClient, words: Sequence[str]) -> str:
         priority = _number(args[2], "PRIORITY") if len(args) > 2 else None
         key = "depth" if cmd == "set_queue_depth" else "pps"
         client.call(cmd, **{key: value, "port": port, "priority": priority})
+        return ""
+    if cmd == "table_add":
+        try:
+            request = split_table_add(args)
+        except CommandError as exc:
+            raise ControlError(str(exc)) from None
+        handle = client.call("table_add", **request)
+        return f"Entry has been added with handle {handle}"
+    if cmd == "table_set_default":
+        if len(args) < 2:
+            raise ControlError(f"usage: {USAGE[cmd]}")
+        client.call("table_set_default", table=args[0], action=args[1], args=args[2:])
+        return ""
+    if cmd == "mirroring_add":
+        if len(args) != 2:
+            raise ControlError(f"usage: {USAGE[cmd]}")
+        client.call("mirroring_add", session=_number(args[0], "SESSION"),
+                    port=_number(args[1], "PORT"))
         return ""
     if args:
         raise ControlError(f"usage: {USAGE[cmd]}")

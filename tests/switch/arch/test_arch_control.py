@@ -85,3 +85,37 @@ def test_switch_argument_errors(argv, message, capsys):
     with pytest.raises(SystemExit):
         parse_args(argv)
     assert message in capsys.readouterr().err
+
+
+def test_table_commands_over_cli(capsys):
+    from sa_helpers import reference_json
+    switch = Switch()
+    switch.load_program(reference_json("l3_lpm"))
+    server = ControlServer(switch, port=0)
+    server.start()
+    try:
+        tables = switch.runtime.tables
+        name = next(n for n in tables if n.endswith("ipv4_lpm"))
+        action = next(a for a in tables[name].action_names if a.endswith("forward"))
+        n_before = len(tables[name].entries())
+        argv = ["--thrift-port", str(server.port), "table_add", "ipv4_lpm", action,
+                "10.0.1.0/24", "=>"]
+        key_widths = [f.bitwidth for f in tables[name].key_spec]
+        assert key_widths == [32]
+        status = control_cli.main(argv + ["1", "00:00:00:00:01:01", "00:00:00:00:00:01"])
+        captured = capsys.readouterr()
+        assert status == 0, captured.err
+        assert "Entry has been added with handle" in captured.out
+        entries = tables[name].entries()
+        assert len(entries) == n_before + 1
+        assert entries[-1].keys[0].value == 0x0A000100
+        assert entries[-1].keys[0].prefix_len == 24
+        assert entries[-1].args == [1, 0x101, 0x1]
+        assert control_cli.main(["--thrift-port", str(server.port), "table_add", "ipv4_lpm",
+                                 action, "10.0.1.0/40", "=>", "1", "2", "3"]) == 1
+        assert "prefix length" in capsys.readouterr().err
+        assert control_cli.main(["--thrift-port", str(server.port), "table_add", "nope",
+                                 action, "1", "=>"]) == 1
+        assert "unknown table 'nope'" in capsys.readouterr().err
+    finally:
+        server.stop()
