@@ -69,13 +69,13 @@ def _set_attr(obj: Any, attr: str) -> Exit:
 
 
 def enter_control(lw: Lowering, decl: ast.ControlDecl, decl_scope: Scope, prefix: str,
-                  bindings: dict[str, Any], ctor_args: tuple = ()) -> tuple[Scope, list]:
+                  bindings: dict[str, Any], ctor_args: tuple | None = ()) -> tuple[Scope, list]:
     """A scope with the control's parameters and locals bound; returns it and the
     statements that initialize local variables."""
     scope = decl_scope.child(prefix)
     for name, binding in bindings.items():
         scope.declare(name, binding)
-    if decl.constructor_params:
+    if decl.constructor_params and ctor_args is not None:
         args = bind_arguments(decl.constructor_params, ctor_args, f"control '{decl.name}'",
                               decl.span)
         ex = ExprLowerer(decl_scope)
@@ -123,7 +123,7 @@ class ControlGraph:
     # ------------------------------------------------------------------ top level
     def lower_control(self, decl: ast.ControlDecl, decl_scope: Scope, prefix: str,
                       bindings: dict[str, Any]) -> None:
-        scope, prelude = enter_control(self.lw, decl, decl_scope, prefix, bindings)
+        scope, prelude = enter_control(self.lw, decl, decl_scope, prefix, bindings, None)
         assert decl.apply is not None
         returns: list[Exit] = []
         frag = self.block(list(prelude) + list(decl.apply.statements), scope, returns)

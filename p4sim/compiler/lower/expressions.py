@@ -361,12 +361,12 @@ class ExprLowerer:
         raise CompileError(e.span, f"unsupported operator '{op}'")
 
     def _divide(self, e: ast.Binary, op: str, ldata: J.Json, right: Val, t: P4Type) -> Val:
-        """BMv2 has no division: only constant powers of two (a shift or a mask)."""
-        if not right.is_const or right.const <= 0 or right.const & (right.const - 1):
-            raise CompileError(e.span, f"'{op}' is only supported by BMv2 with a constant "
-                               "power-of-two right operand")
+        """Division and modulo (unsigned only, as P4 requires); a constant power of two
+        becomes a shift or a mask."""
         if isinstance(t, BitsT) and t.signed:
             raise CompileError(e.span, f"'{op}' on signed values is not supported")
+        if not right.is_const or right.const <= 0 or right.const & (right.const - 1):
+            return Val(t, J.op(op, ldata, right.data(e.span)))
         shift = right.const.bit_length() - 1
         if op == "/":
             return Val(t, J.op(">>", ldata, J.hexstr(shift, 32)) if shift else ldata)

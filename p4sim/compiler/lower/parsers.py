@@ -14,7 +14,8 @@ from p4sim.compiler.lower.naming import cp_extras, qualified
 from p4sim.compiler.lower.statements import StatementLowerer
 from p4sim.compiler.lower.storage import FieldRef
 from p4sim.compiler.semantic.scope import Scope
-from p4sim.compiler.semantic.types import BitsT, BoolT, EnumT, ErrorT, bit_width
+from p4sim.compiler.semantic.types import (
+    BitsT, BoolT, EnumT, ErrorT, StructT, TupleT, bit_width)
 
 PARSER_OPS = {"extract", "extract_VL", "set", "verify", "advance", "shift", "primitive"}
 
@@ -52,26 +53,79 @@ def lower_parser(lw: Lowering, decl: ast.ParserDecl, decl_scope: Scope,
         if s.name in ("accept", "reject"):
             raise CompileError(s.span, f"'{s.name}' is a reserved state name")
     parser = ir.ParserIR("parser", len(lw.program.parsers), "start")
+    all_names = set(names)
     for state in decl.states:
         stmts = list(state.statements)
         if state.name == "start":
             stmts = prelude + stmts
-        parser.states.append(lower_state(lw, state, stmts, scope, set(names)))
+        for piece, piece_stmts in split_conditionals(state, stmts, all_names):
+            parser.states.append(lower_state(lw, piece, piece_stmts, scope, all_names))
     lw.program.parsers.append(parser)
     return parser
+
+
+def split_conditionals(state: ast.ParserState, stmts: list[ast.Statement], names: set[str]
+                       ) -> list[tuple[ast.ParserState, list[ast.Statement]]]:
+    """BMv2 parse states have no branches: a state with ``if`` statements becomes a
+    state selecting on the condition, one state per branch and a join state."""
+    flat: list[ast.Statement] = []
+    for s in stmts:
+        flat.extend(s.statements if isinstance(s, ast.BlockStatement) else [s])
+    index = next((i for i, s in enumerate(flat) if isinstance(s, ast.IfStatement)), None)
+    if index is None:
+        return [(state, flat)]
+    branch: ast.IfStatement = flat[index]  # type: ignore[assignment]
+    span = branch.span
+
+    def fresh(suffix: str) -> str:
+        base = f"{state.name}_{suffix}"
+        name, i = base, 0
+        while name in names:
+            name, i = f"{base}_{i}", i + 1
+        names.add(name)
+        return name
+
+    join = fresh("join")
+    then_name = fresh("then")
+    else_name = fresh("else") if branch.otherwise is not None else join
+    cond_bits = ast.Cast(ast.BitType(ast.IntLiteral(1, span=span), span=span), branch.cond,
+                         span=span)
+    select = ast.SelectExpression((cond_bits,), (
+        ast.SelectCase(ast.IntLiteral(1, span=span), then_name, span=span),
+        ast.SelectCase(ast.DefaultExpression(span=span), else_name, span=span)), span=span)
+    head = ast.ParserState(state.name, (), select, span=state.span)
+    out = [(head, flat[:index])]
+    to_join = ast.Name(join, span=span)
+    for name, body in ((then_name, branch.then), (else_name, branch.otherwise)):
+        if body is None:
+            continue
+        piece = ast.ParserState(name, (), to_join, span=body.span)
+        out.extend(split_conditionals(piece, [body], names))
+    tail = ast.ParserState(join, (), state.transition, span=span)
+    out.extend(split_conditionals(tail, flat[index + 1:], names))
+    return out
 
 
 def value_set(lw: Lowering, decl: ast.ValueSetDecl, scope: Scope, prefix: str) -> ValueSetObj:
     body = StatementLowerer(lw, scope, "parser")
     t = body.expr.resolve(decl.element_type)
-    if not isinstance(t, BitsT):
-        raise CompileError(decl.element_type.span, "only value_set<bit<W>> is supported")
+    if isinstance(t, BitsT):
+        members = [("", t.width)]
+    elif isinstance(t, TupleT) and all(isinstance(e, BitsT) for e in t.elements):
+        members = [("", e.width) for e in t.elements]  # type: ignore[attr-defined]
+    elif isinstance(t, StructT) and all(isinstance(f.type, BitsT) for f in t.fields):
+        members = [(f.name, f.type.width) for f in t.fields]  # type: ignore[attr-defined]
+    else:
+        raise CompileError(decl.element_type.span, "a value_set needs bit<W> values, or a "
+                           "tuple or struct of them")
     size = body.expr.const_int(decl.size)
     name = qualified(prefix, decl.name, decl.annotations)
-    vs = ir.ParseVsetIR(name, len(lw.program.parse_vsets), t.width, size)
+    width = sum(w for _, w in members)
+    vs = ir.ParseVsetIR(name, len(lw.program.parse_vsets), width, size)
     lw.program.parse_vsets.append(vs)
-    lw.cp.value_sets.append(ValueSetInfo(name, (MatchFieldInfo("", t.width, "exact"),), size,
-                                         **cp_extras(decl.annotations)))
+    lw.cp.value_sets.append(ValueSetInfo(
+        name, tuple(MatchFieldInfo(n, w, "exact") for n, w in members), size,
+        **cp_extras(decl.annotations)))
     return ValueSetObj(name, vs, t)
 
 
@@ -157,17 +211,17 @@ def transitions(lw: Lowering, body: StatementLowerer, case: ast.SelectCase, widt
     if isinstance(keyset, ast.DefaultExpression) or isinstance(keyset, ast.DontCare) and \
             len(widths) == 1:
         return [{"type": "default", "value": None, "mask": None, "next_state": target}]
+    if isinstance(keyset, ast.Name):
+        binding = body.scope.lookup(keyset.name)
+        if isinstance(binding, ValueSetObj):
+            if binding.ir.bitwidth != sum(w for w, _ in widths):
+                raise CompileError(keyset.span, "value set width differs from the select key")
+            return [{"type": "parse_vset", "value": binding.name, "mask": None,
+                     "next_state": target}]
     elements = list(keyset.elements) if isinstance(keyset, ast.ListExpression) else [keyset]
     if len(elements) != len(widths):
         raise CompileError(keyset.span, f"keyset has {len(elements)} values but select has "
                            f"{len(widths)} keys")
-    if len(elements) == 1 and isinstance(elements[0], ast.Name):
-        binding = body.scope.lookup(elements[0].name)
-        if isinstance(binding, ValueSetObj):
-            if binding.ir.bitwidth != widths[0][0]:
-                raise CompileError(keyset.span, "value set width differs from the key")
-            return [{"type": "parse_vset", "value": binding.name, "mask": None,
-                     "next_state": target}]
     # each element expands to a list of (value, mask) pairs (ranges become several)
     alternatives: list[list[tuple[int, int | None]]] = []
     for e, (width, _) in zip(elements, widths):
@@ -207,6 +261,9 @@ def element_matches(body: StatementLowerer, e: ast.Expression, width: int
 
 
 def _const(body: StatementLowerer, e: ast.Expression, width: int) -> int:
+    if isinstance(e, ast.Name) and isinstance(body.scope.lookup(e.name), ValueSetObj):
+        raise CompileError(e.span, "on BMv2 a value set must be the whole keyset of a select "
+                           "case, not one element of it")
     val = body.expr.lower(e)
     if not val.is_const:
         raise CompileError(e.span, "select case values must be constants")

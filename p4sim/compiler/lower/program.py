@@ -98,11 +98,27 @@ def _main_blocks(info: GlobalInfo) -> dict[str, tuple[Any, Scope]]:
         if not isinstance(binding.decl, want):
             raise CompileError(value.span, f"the {role} of V1Switch must be a "
                                f"{'parser' if role == 'parser' else 'control'}")
-        if ctor_args:
-            raise CompileError(value.span, "constructor arguments for top-level blocks are "
-                               "not supported")
-        blocks[role] = (binding.decl, binding.scope)
+        blocks[role] = (binding.decl, _with_constructor_args(binding.decl, binding.scope,
+                                                             ctor_args))
     return blocks
+
+
+def _with_constructor_args(decl, scope: Scope, args) -> Scope:
+    """The declaration scope extended with the block's constructor parameters."""
+    from p4sim.compiler.lower.arguments import bind_arguments
+    from p4sim.compiler.semantic.scope import ConstBinding
+    params = decl.constructor_params
+    if not params and not args:
+        return scope
+    bound = bind_arguments(params, tuple(args), f"'{decl.name}'", decl.span)
+    inner = scope.child(scope.prefix)
+    ex = ExprLowerer(scope)
+    for p, a in zip(params, bound):
+        val = ex.lower_typed(a, ex.resolve(p.type))
+        if not val.is_const:
+            raise CompileError(a.span, "constructor arguments must be constants")
+        inner.declare(p.name, ConstBinding(val.const, val.type))
+    return inner
 
 
 def _header_and_meta_types(decl: ast.ParserDecl, scope: Scope):

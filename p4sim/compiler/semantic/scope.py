@@ -22,6 +22,14 @@ class TypeBinding:
 
 
 @dataclass(frozen=True)
+class GenericTypeBinding:
+    """A struct or header declared with type parameters; specialized where used."""
+
+    decl: ast.Node
+    scope: "Scope"
+
+
+@dataclass(frozen=True)
 class ConstBinding:
     value: Any  # int | bool | str
     type: P4Type
@@ -117,6 +125,8 @@ def resolve_type(t: ast.Type, scope: Scope, const_eval: ConstEval) -> P4Type:
             raise CompileError(t.span, f"unknown type '{t.name}'")
         if isinstance(binding, TypeBinding):
             return binding.type
+        if isinstance(binding, GenericTypeBinding):
+            return _specialize(binding, t, scope, const_eval)
         if isinstance(binding, DeclBinding):
             decl = binding.decl
             args = tuple(resolve_type(a, scope, const_eval) for a in t.type_args)
@@ -129,7 +139,22 @@ def resolve_type(t: ast.Type, scope: Scope, const_eval: ConstEval) -> P4Type:
     raise CompileError(t.span, f"unsupported type {type(t).__name__}")
 
 
-CORE_ERRORS = ()
+def _specialize(binding: GenericTypeBinding, t: ast.NamedType, scope: Scope,
+                const_eval: ConstEval) -> P4Type:
+    decl = binding.decl
+    params = decl.type_params  # type: ignore[attr-defined]
+    if len(t.type_args) != len(params):
+        raise CompileError(t.span, f"'{t.name}' needs {len(params)} type argument(s), got "
+                           f"{len(t.type_args)}")
+    args = [resolve_type(a, scope, const_eval) for a in t.type_args]
+    inner = binding.scope.child()
+    for p, a in zip(params, args):
+        inner.declare(p.name, TypeBinding(a))
+    name = f"{decl.name}<{', '.join(a.describe() for a in args)}>"  # type: ignore[attr-defined]
+    fields = _fields(decl, inner, const_eval)
+    kind = {ast.HeaderDecl: HeaderT, ast.HeaderUnionDecl: UnionT, ast.StructDecl: StructT}[
+        type(decl)]
+    return kind(name, fields, decl.annotations)  # type: ignore[attr-defined]
 
 
 @dataclass
@@ -166,6 +191,10 @@ def _check_header_fields(decl: ast.HeaderDecl, fields: tuple[FieldT, ...]) -> No
 def declare_type(decl: ast.Node, scope: Scope, info: GlobalInfo, const_eval: ConstEval
                  ) -> None:
     """Declare one type-like declaration (header, struct, enum, typedef, error...)."""
+    if isinstance(decl, (ast.HeaderDecl, ast.HeaderUnionDecl, ast.StructDecl)) and \
+            decl.type_params:
+        scope.declare(decl.name, GenericTypeBinding(decl, scope))
+        return
     if isinstance(decl, ast.HeaderDecl):
         scope.declare(decl.name, TypeBinding(HeaderT(decl.name, (), decl.annotations)))
         fields = _fields(decl, scope, const_eval)
