@@ -1,5 +1,4 @@
 import pytest
-from p4runtime_sh import shell as sh
 
 from p4rt_harness import RawClient, Rig
 
@@ -22,7 +21,14 @@ def client(rig):
 
 @pytest.fixture
 def shell(rig):
-    """p4runtime-shell connected as primary; its global client is torn down after."""
+    """p4runtime-shell connected as primary; its global client is torn down after.
+
+    Only the shell_p4rt_*.py suites use it, and test_p4rt_shell_suites.py runs them in
+    child pytest processes: p4runtime-shell imports IPython, which puts a regular
+    package named `tests` on sys.path and would shadow this repository's namespace
+    package `tests` for every other test in the same process.
+    """
+    from p4runtime_sh import shell as sh
     opened = []
 
     def connect(p4info: str, device_json: str):
