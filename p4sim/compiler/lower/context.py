@@ -95,6 +95,43 @@ class Lowering:
         self.direct_meter_targets: dict[str, list[str]] = {}
         self.current_pipeline: ir.PipelineIR | None = None
         self.extern_objects: dict[str, ExternObj] = {}
+        self.decl_order: dict[int, int] = {}
+        self.parent_order: dict[int, int] = {}
+        self.cp_order: dict[tuple[str, str], tuple[int, str]] = {}
+
+    # ------------------------------------------------------------------ P4Info order
+    def index_declarations(self, program: ast.Program) -> None:
+        """Number declarations in source order (locals after their control), so the
+        P4Info lists objects in declaration order as p4c does."""
+        counter = 0
+        for decl in program.declarations:
+            self.decl_order[id(decl)] = counter
+            counter += 1
+            for local in getattr(decl, "locals", ()):
+                self.decl_order[id(local)] = counter
+                self.parent_order[id(local)] = self.decl_order[id(decl)]
+                counter += 1
+
+    def remember_order(self, kind: str, name: str, decl: ast.Node,
+                       position: float | None = None) -> None:
+        if position is None:
+            position = self.decl_order.get(id(decl), 1 << 30)
+        self.cp_order.setdefault((kind, name), (position, name))
+
+    def localized_position(self, table_decl: ast.Node) -> float | None:
+        """Where p4c lists a global action (NoAction) used by this table: p4c copies
+        global actions into the using control, ahead of its own locals."""
+        parent = self.parent_order.get(id(table_decl))
+        return None if parent is None else parent + 0.5
+
+    def sort_control_plane(self) -> None:
+        cp = self.cp
+        for kind, items in (("table", cp.tables), ("action", cp.actions),
+                            ("profile", cp.action_profiles), ("counter", cp.counters),
+                            ("meter", cp.meters), ("register", cp.registers),
+                            ("value_set", cp.value_sets)):
+            items.sort(key=lambda item, k=kind: self.cp_order.get((k, item.name),
+                                                                 (1 << 30, item.name)))
 
     def warn(self, span: SourceSpan | None, message: str) -> None:
         self.warnings.append(CompileWarning(span, message))

@@ -57,6 +57,8 @@ def make_extern(lw: Lowering, decl: ast.Instantiation, target: ast.ExternDecl, n
     args = _ctor_args(decl, target)
     obj = ExternObj(name, kind, decl, type_args)
     extras = cp_extras(decl.annotations)
+    for kind_name in ("counter", "meter", "register", "profile"):
+        lw.remember_order(kind_name, name, decl)
     si = source_info(decl, decl.name)
     program = lw.program
     if kind == "counter":

@@ -123,6 +123,7 @@ def value_set(lw: Lowering, decl: ast.ValueSetDecl, scope: Scope, prefix: str) -
     width = sum(w for _, w in members)
     vs = ir.ParseVsetIR(name, len(lw.program.parse_vsets), width, size)
     lw.program.parse_vsets.append(vs)
+    lw.remember_order("value_set", name, decl)
     lw.cp.value_sets.append(ValueSetInfo(
         name, tuple(MatchFieldInfo(n, w, "exact") for n, w in members), size,
         **cp_extras(decl.annotations)))

@@ -31,6 +31,7 @@ def const_eval(e: ast.Expression, scope: Scope):
 def lower_program(program: ast.Program, program_file: str) -> Lowering:
     info = build_global_scope(program, const_eval)
     lw = Lowering(info, program_file)
+    lw.index_declarations(program)
     blocks = _main_blocks(info)
     parser_decl, parser_scope = blocks["parser"]
     header_t, meta_t = _header_and_meta_types(parser_decl, parser_scope)
@@ -44,6 +45,7 @@ def lower_program(program: ast.Program, program_file: str) -> Lowering:
     lw.program.enums = [(e.name, list(zip(e.members, e.values))) for e in info.enums
                         if e.underlying is None and e.name not in _builtin_enum_names(program)]
     lw.layout.finish_scalars()
+    lw.sort_control_plane()
     return lw
 
 

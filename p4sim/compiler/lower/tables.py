@@ -63,6 +63,7 @@ def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
     _patch_returns(body)
     name = action_name(decl, decl_scope)
     action = lw.new_action(name, runtime, body.out)
+    lw.remember_order("action", name, decl)
     if name not in lw.cp_actions:
         info = ActionInfo(name, tuple(params), **cp_extras(decl.annotations))
         lw.cp_actions[name] = info
@@ -128,6 +129,7 @@ class TableLowering:
             direct_resources=tuple(direct), idle_timeout=t.support_timeout,
             is_const_table=bool(entries_prop and entries_prop.is_const),
             has_initial_entries=entries_prop is not None, **cp_extras(self.decl.annotations))
+        self.lw.remember_order("table", name, self.decl)
         self.lw.cp.tables.append(info)
         self.pipeline.tables.append(t)
         return t, temps
@@ -183,6 +185,9 @@ class TableLowering:
         actions, refs, ids = [], [], {}
         for ref in prop.actions:
             decl, decl_scope = find_action(self.scope, ref, self.decl.name)
+            if not decl_scope.prefix:
+                self.lw.remember_order("action", action_name(decl, decl_scope), decl,
+                                       self.lw.localized_position(self.decl))
             action = lower_action(self.lw, decl, decl_scope, ref.args, self.scope)
             if action.name in ids:
                 raise CompileError(ref.span, f"action '{ref.name}' is listed twice")

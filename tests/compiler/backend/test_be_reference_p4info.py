@@ -26,3 +26,11 @@ def test_p4info_equals_p4c(name):
     for section in SECTIONS:
         assert _sorted(ours, section) == _sorted(theirs, section), section
     assert ours.pkg_info.arch == "v1model"
+
+
+@pytest.mark.parametrize("name", REFERENCE_PROGRAMS)
+def test_p4info_text_is_byte_identical_to_p4c(name, tmp_path):
+    from p4sim.compiler.driver import write_outputs
+    out = tmp_path / "out.p4info.txtpb"
+    write_outputs(compile_file(REFERENCE / "p4" / f"{name}.p4"), None, [str(out)])
+    assert out.read_text() == (REFERENCE / "p4c-out" / f"{name}.p4info.txtpb").read_text()
