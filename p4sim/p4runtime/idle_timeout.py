@@ -10,7 +10,6 @@ import threading
 import time
 from typing import Callable
 
-from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
 from p4sim.p4runtime import translate
@@ -52,7 +51,7 @@ class IdleTimeoutMonitor:
             reported: dict[tuple[str, int], float] = {}
             note = p4runtime_pb2.IdleTimeoutNotification()
             for info in state.index.tables.values():
-                if info.proto.idle_timeout_behavior != p4info_pb2.Table.NOTIFY_CONTROL:
+                if not info.supports_timeout:
                     continue
                 table = state.runtime.tables.get(info.name)
                 if table is None:

@@ -50,6 +50,11 @@ class TableInfo:
                        for f in self.proto.match_fields]
         # Tables with ternary, range or optional fields order entries by priority.
         self.needs_priority = any(f.match_type in _PRIORITY_KINDS for f in self.fields)
+        self.scopes = {ref.id: ref.scope for ref in self.proto.action_refs}
+        self.is_const = self.proto.is_const_table
+        self.implementation_id = self.proto.implementation_id
+        self.supports_timeout = (self.proto.idle_timeout_behavior
+                                 == p4info_pb2.Table.NOTIFY_CONTROL)
 
 
 @dataclass

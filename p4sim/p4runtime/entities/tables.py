@@ -40,17 +40,15 @@ class TableEntries:
 
     @staticmethod
     def _scope(info: TableInfo, action_id: int) -> int:
-        for ref in info.proto.action_refs:
-            if ref.id == action_id:
-                return ref.scope
-        return Scope.TABLE_AND_DEFAULT
+        return info.scopes.get(action_id, Scope.TABLE_AND_DEFAULT)
 
     def _profile_runtime(self, info: TableInfo):
         return self.state.runtime.action_profiles[self._profile_name(info)]
 
     def _profile_name(self, info: TableInfo) -> str:
-        profile = self.state.index.action_profiles.get(info.proto.implementation_id)
-        return profile.preamble.name if profile else ""
+        if not info.implementation_id:
+            return ""
+        return self.state.index.action_profiles[info.implementation_id].preamble.name
 
     # -- writes ------------------------------------------------------------------------
     def write(self, kind: int, entry: p4runtime_pb2.TableEntry) -> None:
@@ -59,9 +57,7 @@ class TableEntries:
             raise invalid("is_const must be false in a write")
         if entry.HasField("time_since_last_hit"):
             raise invalid("time_since_last_hit must be unset in a write")
-        supports_timeout = (info.proto.idle_timeout_behavior
-                            == p4info_pb2.Table.NOTIFY_CONTROL)
-        if entry.idle_timeout_ns and (not supports_timeout or entry.is_default_action):
+        if entry.idle_timeout_ns and (not info.supports_timeout or entry.is_default_action):
             raise invalid(f"table '{info.name}' entry cannot have an idle timeout")
         if entry.is_default_action:
             self._write_default(kind, info, table, entry)
@@ -69,13 +65,12 @@ class TableEntries:
         if kind != Update.DELETE:
             self._check_direct_resources(info, entry)
         translate.check_priority(info, entry.priority)
-        if not info.proto.match_fields:
+        if not info.fields:
             raise invalid(f"table '{info.name}' has no key: only its default entry "
                           "can be written")
         keys = translate.decode_match_key(info, table.key_spec, entry.match)
         priority = translate.to_switch_priority(entry.priority)
-        if info.proto.is_const_table and (kind != Update.MODIFY
-                                          or entry.HasField("action")):
+        if info.is_const and (kind != Update.MODIFY or entry.HasField("action")):
             raise _denied(f"table '{info.name}' is const: its entries cannot be "
                           "inserted, deleted or given another action")
         handle = table.find_entry(keys, priority)
@@ -111,7 +106,8 @@ class TableEntries:
                     raise invalid("meter_counter_data can only be reset to zero")
 
     def _decode_action(self, info: TableInfo, entry: p4runtime_pb2.TableEntry):
-        """('direct', name, args) or ('member'/'group', handle) for the switch."""
+        """What the entry's action means for the switch: ('direct', name, args),
+        ('member' | 'group', switch handle) or ('oneshot', checked actions, set)."""
         which = entry.action.WhichOneof("type")
         profile = self._profile_name(info)
         if which == "action":
@@ -134,14 +130,14 @@ class TableEntries:
                     raise not_found(f"action profile '{profile}' has no member {member_id}")
                 return ("member", ids.members[member_id])
             group_id = entry.action.action_profile_group_id
-            selector = self.state.index.action_profiles[info.proto.implementation_id]
+            selector = self.state.index.action_profiles[info.implementation_id]
             if not selector.with_selector:
                 raise invalid(f"action profile '{profile}' has no selector: no groups")
             if group_id not in ids.groups:
                 raise not_found(f"action profile '{profile}' has no group {group_id}")
             return ("group", ids.groups[group_id])
         if which == "action_profile_action_set":
-            selector = self.state.index.action_profiles.get(info.proto.implementation_id)
+            selector = self.state.index.action_profiles.get(info.implementation_id)
             if selector is None or not selector.with_selector:
                 raise invalid(f"table '{info.name}' has no action selector: one-shot "
                               "action sets need one")
@@ -217,7 +213,7 @@ class TableEntries:
                                        entry.counter_data.packet_count)
         if info.direct_meter_id:
             table.set_direct_meter_config(handle, meter)
-        if info.proto.idle_timeout_behavior == p4info_pb2.Table.NOTIFY_CONTROL:
+        if info.supports_timeout:
             table.set_entry_ttl(handle, max(1, entry.idle_timeout_ns // 1_000_000)
                                 if entry.idle_timeout_ns else None)
         if not view.is_const:
@@ -233,7 +229,7 @@ class TableEntries:
             raise invalid("the default entry has no match fields and priority 0")
         if info.proto.const_default_action_id:
             raise _denied(f"the default action of '{info.name}' is const")
-        if info.proto.implementation_id:
+        if info.implementation_id:
             raise _denied(f"the default action of indirect table '{info.name}' is a "
                           "constant NoAction")
         self._check_direct_resources(info, entry)
