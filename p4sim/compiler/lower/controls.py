@@ -18,6 +18,7 @@ from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.calls import bind_parameters
 from p4sim.compiler.lower.arguments import bind_arguments
 from p4sim.compiler.lower.context import ControlInstance, ExternObj, Lowering, TableObj
+from p4sim.compiler.lower.desugar import switch_to_ifs
 from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.instances import instantiate
 from p4sim.compiler.lower.naming import qualified
@@ -414,37 +415,8 @@ class ControlGraph:
 
     def switch_values(self, s: ast.SwitchStatement, scope: Scope, returns: list[Exit]
                       ) -> Fragment:
-        groups: list[tuple[list[ast.Expression], ast.BlockStatement | None, bool]] = []
-        labels: list[ast.Expression] = []
-        is_default = False
-        for case in s.cases:
-            if isinstance(case.label, ast.DefaultExpression):
-                is_default = True
-            else:
-                labels.append(case.label)
-            if case.body is not None:
-                groups.append((labels, case.body, is_default))
-                labels, is_default = [], False
-        chain: list[ast.Statement] = []
-        default_body: ast.Statement | None = None
-        conds: list[tuple[ast.Expression, ast.Statement]] = []
-        for labels_, body, dflt in groups:
-            if dflt:
-                default_body = body
-                continue
-            cond: ast.Expression | None = None
-            for label in labels_:
-                eq = ast.Binary("==", s.expr, label, span=label.span)
-                cond = eq if cond is None else ast.Binary("||", cond, eq, span=label.span)
-            assert cond is not None and body is not None
-            conds.append((cond, body))
-        stmt: ast.Statement | None = default_body
-        for cond, body in reversed(conds):
-            stmt = ast.IfStatement(cond, body, stmt, span=cond.span)
-        del chain
-        if stmt is None:
-            return Fragment()
-        return self.statement(stmt, scope, returns)
+        stmt = switch_to_ifs(s)
+        return self.statement(stmt, scope, returns) if stmt is not None else Fragment()
 
     # ------------------------------------------------------------------ tables/controls
     def apply_table(self, call: ast.MethodCall, scope: Scope) -> ir.TableIR:

@@ -93,7 +93,10 @@ def make_extern(lw: Lowering, decl: ast.Instantiation, target: ast.ExternDecl, n
         obj.info.update(size=ex.const_int(args[0]), extras=extras)
     elif kind == "action_selector":
         algo = enum_member(ex.lower(args[0]), "HashAlgorithm", args[0].span)
+        from p4sim.compiler.lower.naming import annotation, int_arg
+        max_group = int_arg(annotation(decl.annotations, "max_group_size"))
         obj.info.update(size=ex.const_int(args[1]), algo=algo, extras=extras,
+                        max_group_size=max_group or 0,
                         output_width=ex.const_int(args[2]) if len(args) > 2 else None)
     else:
         obj.info["extern_decl"] = target

@@ -84,8 +84,13 @@ class StatementLowerer:
         elif isinstance(s, ast.ReturnStatement):
             self.return_statement(s)
         elif isinstance(s, ast.SwitchStatement):
-            raise CompileError(s.span, "switch statements are only supported in control "
-                               "apply blocks")
+            from p4sim.compiler.lower.desugar import switch_to_ifs
+            if isinstance(s.expr, ast.Member) and s.expr.member == "action_run":
+                raise CompileError(s.span, "switch on action_run is only allowed in a "
+                                   "control's apply block")
+            stmt = switch_to_ifs(s)
+            if stmt is not None:
+                self.statement(stmt)
         else:
             raise CompileError(s.span, f"unsupported statement ({type(s).__name__})")
 

@@ -302,7 +302,7 @@ class TableLowering:
             self.lw.cp.action_profiles.remove(p)
         self.lw.cp.action_profiles.append(ActionProfileInfo(
             obj.name, tuple(obj.info["tables"]), with_selector, obj.info["size"],
-            **obj.info["extras"]))
+            obj.info.get("max_group_size", 0), **obj.info["extras"]))
         return obj.name
 
     def _direct_resources(self, t: ir.TableIR, size: int) -> list[str]:

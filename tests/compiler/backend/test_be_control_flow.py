@@ -135,3 +135,20 @@ def test_complex_keys_are_computed_into_temporaries(tmp_path):
            f"packet 1 {packet(0x08, 0x09, 0xab00, 0)}\nexpect 2 {packet(8, 9, 0xab00, 0)}\n")
     result = run(tmp_path, "        by_sum.apply();\n", stf, locals_)
     assert result.passed, result.report
+
+
+def test_switch_on_values_inside_an_action(tmp_path):
+    locals_ = """
+    action pick() {
+        switch (hdr.h.a) {
+            1: { hdr.h.c = 0x0101; }
+            2:
+            3: { hdr.h.c = 0x0203; }
+            default: { hdr.h.c = 0xffff; }
+        }
+    }
+"""
+    stf = "".join(f"packet 1 {packet(a, 0, 0, 0)}\nexpect 2 {packet(a, 0, c, 0)}\n"
+                  for a, c in ((1, 0x0101), (2, 0x0203), (7, 0xffff)))
+    result = run(tmp_path, "        pick();\n", stf, locals_)
+    assert result.passed, result.report
