@@ -162,6 +162,14 @@ class ControlClient:
                                f"{exc.strerror or exc}") from exc
         self._file = self._sock.makefile("rwb")
 
+    @classmethod
+    def from_socket(cls, sock: socket.socket) -> "ControlClient":
+        """Use an already connected socket (e.g. one opened inside a network namespace)."""
+        client = cls.__new__(cls)
+        client._sock = sock
+        client._file = sock.makefile("rwb")
+        return client
+
     def call(self, cmd: str, **args: Any) -> Any:
         """Send one request; return its result or raise ControlError with the reason."""
         self._file.write((json.dumps({"cmd": cmd, "args": args}) + "\n").encode())

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import struct
 import threading
 from collections import defaultdict
 from pathlib import Path
 
+from p4sim.switch.runtime_api import ExactParam
 from p4sim.switch.switch import Switch
 
 REFERENCE = Path("/work/shared/reference")
@@ -51,3 +54,48 @@ class Collector:
             self.by_port = defaultdict(list)
             self.order = []
             return seen
+
+
+# -- stack_and_queues.json: probes carrying per-hop queue metadata -------------------
+PROBE = bytes.fromhex("000000000001" "000000000002" "88B5" "0000") + b"\xAA" * 16
+
+
+def probe_switch(**kwargs) -> Switch:
+    sw = Switch(**kwargs)
+    sw.load_program(reference_json("stack_and_queues"))
+    configure_probe_tables(sw)
+    return sw
+
+
+def configure_probe_tables(sw: Switch) -> None:
+    tables = sw.runtime.tables
+    tables["IngressImpl.fwd"].add_entry([ExactParam(1)], "IngressImpl.forward", [2])
+    tables["EgressImpl.hop_record"].add_entry([ExactParam(1)], "EgressImpl.push_hop", [7])
+
+
+def hop_of(frame: bytes) -> tuple[int, int, int, int]:
+    """(switch_id, egress_port, qdepth, hop_latency) of the first hop record."""
+    assert frame[12:14] == b"\x88\xb5" and frame[14] >= 1
+    return struct.unpack_from("!HHII", frame, 16)
+
+
+def priority_program() -> dict:
+    """stack_and_queues with `standard_metadata.priority = src_addr[2:0]` in forward."""
+    program = copy.deepcopy(reference_json("stack_and_queues"))
+    forward = next(a for a in program["actions"] if a["name"] == "IngressImpl.forward")
+    forward["primitives"].append({
+        "op": "assign",
+        "parameters": [
+            {"type": "field", "value": ["standard_metadata", "priority"]},
+            {"type": "expression", "value": {
+                "op": "&",
+                "left": {"type": "field", "value": ["ethernet", "src_addr"]},
+                "right": {"type": "hexstr", "value": "0x000000000007"}}},
+        ],
+    })
+    return program
+
+
+def plain(src_low: int, seq: int) -> bytes:
+    """A non-probe frame whose source MAC low bits pick the priority; seq in payload."""
+    return bytes.fromhex("000000000001" "0000000000" f"{src_low:02x}" "0800") + bytes([seq]) * 20

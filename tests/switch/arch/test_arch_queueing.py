@@ -5,34 +5,10 @@ hop record with deq_qdepth and deq_timedelta onto probe packets.  Packets are in
 before start() so that the whole burst enters the queue before the first departure.
 """
 
-import copy
-import struct
-
-from p4sim.switch.runtime_api import ExactParam
 from p4sim.switch.switch import Switch
 
-from sa_helpers import Collector, reference_json
-
-PROBE = bytes.fromhex("000000000001" "000000000002" "88B5" "0000") + b"\xAA" * 16
-
-
-def probe_switch(**kwargs) -> Switch:
-    sw = Switch(**kwargs)
-    sw.load_program(reference_json("stack_and_queues"))
-    configure_probe_tables(sw)
-    return sw
-
-
-def configure_probe_tables(sw: Switch) -> None:
-    tables = sw.runtime.tables
-    tables["IngressImpl.fwd"].add_entry([ExactParam(1)], "IngressImpl.forward", [2])
-    tables["EgressImpl.hop_record"].add_entry([ExactParam(1)], "EgressImpl.push_hop", [7])
-
-
-def hop_of(frame: bytes) -> tuple[int, int, int, int]:
-    """(switch_id, egress_port, qdepth, hop_latency) of the first hop record."""
-    assert frame[12:14] == b"\x88\xb5" and frame[14] >= 1
-    return struct.unpack_from("!HHII", frame, 16)
+from sa_helpers import (PROBE, Collector, configure_probe_tables, hop_of, plain,
+                        priority_program, probe_switch)
 
 
 def test_queue_at_known_rate_shows_depth_and_delay():
@@ -92,28 +68,6 @@ def test_queue_depth_change_at_run_time():
         assert sw.wait_idle(5)
     assert len(out.take()[2]) == 2
     assert sw.stats.tail_drops[2] == 3
-
-
-def priority_program() -> dict:
-    """stack_and_queues with `standard_metadata.priority = src_addr[2:0]` in forward."""
-    program = copy.deepcopy(reference_json("stack_and_queues"))
-    forward = next(a for a in program["actions"] if a["name"] == "IngressImpl.forward")
-    forward["primitives"].append({
-        "op": "assign",
-        "parameters": [
-            {"type": "field", "value": ["standard_metadata", "priority"]},
-            {"type": "expression", "value": {
-                "op": "&",
-                "left": {"type": "field", "value": ["ethernet", "src_addr"]},
-                "right": {"type": "hexstr", "value": "0x000000000007"}}},
-        ],
-    })
-    return program
-
-
-def plain(src_low: int, seq: int) -> bytes:
-    """A non-probe frame whose source MAC low bits pick the priority; seq in payload."""
-    return bytes.fromhex("000000000001" "0000000000" f"{src_low:02x}" "0800") + bytes([seq]) * 20
 
 
 def run_priority_burst(sw: Switch, frames: list[bytes]) -> list[bytes]:

@@ -1,0 +1,184 @@
+"""Private network namespaces for the switch architecture's veth tests (root only).
+
+Each test makes its own namespace `sa-<pid>-<tag>` holding veth pairs `sN` (switch
+side) / `hN` (host side), runs p4sim-switch inside it with `ip netns exec`, and talks
+to it through sockets opened from a short-lived thread that joined the namespace with
+setns(2): network namespaces are per thread, so the test process itself never moves.
+Everything is deleted on exit, also on failure.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
+CLONE_NEWNET = 0x40000000
+ETH_P_ALL = 0x0003
+PACKET_OUTGOING = 4
+
+
+class NetnsError(RuntimeError):
+    """A namespace, link or switch process could not be set up."""
+
+
+def ip(*args: str) -> None:
+    done = subprocess.run(["ip", *args], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise NetnsError(f"ip {' '.join(args)}: {done.stderr.strip()}")
+
+
+def can_run() -> bool:
+    """Root with a working `ip netns`."""
+    if os.geteuid() != 0:
+        return False
+    return subprocess.run(["ip", "netns", "list"], capture_output=True).returncode == 0
+
+
+class Netns:
+    """A namespace with `ports` veth pairs; a context manager that always cleans up."""
+
+    def __init__(self, tag: str, ports: list[int]) -> None:
+        self.name = f"sa-{os.getpid()}-{tag}"
+        self.ports = list(ports)
+        self._processes: list[subprocess.Popen] = []
+
+    def __enter__(self) -> "Netns":
+        ip("netns", "add", self.name)
+        try:
+            for key in ("all", "default"):
+                self.sysctl(f"net.ipv6.conf.{key}.disable_ipv6=1")
+            ip("-n", self.name, "link", "set", "lo", "up")
+            for port in self.ports:
+                ip("-n", self.name, "link", "add", f"s{port}", "type", "veth",
+                   "peer", "name", f"h{port}")
+                for end in (f"s{port}", f"h{port}"):
+                    ip("-n", self.name, "link", "set", end, "mtu", "9500", "up")
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for process in self._processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait(10)
+        subprocess.run(["ip", "netns", "delete", self.name], capture_output=True, check=False)
+
+    def sysctl(self, setting: str) -> None:
+        subprocess.run(["ip", "netns", "exec", self.name, "sysctl", "-q", "-w", setting],
+                       capture_output=True, check=False)
+
+    # -- running code inside -----------------------------------------------------------
+    def run_inside(self, fn: Callable[[], T]) -> T:
+        """fn() on a thread that joined the namespace; its sockets stay in there."""
+        result: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                _setns(f"/var/run/netns/{self.name}")
+                result["value"] = fn()
+            except BaseException as exc:  # handed to the caller below
+                result["error"] = exc
+        thread = threading.Thread(target=target)
+        thread.start()
+        thread.join()
+        if "error" in result:
+            raise result["error"]
+        return result["value"]
+
+    def host_socket(self, port: int) -> socket.socket:
+        """Raw socket on the host end hN of port N (what a host on that port sees)."""
+        def make() -> socket.socket:
+            sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+            sock.bind((f"h{port}", ETH_P_ALL))
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+            return sock
+        return self.run_inside(make)
+
+    def tcp_connect(self, port: int) -> socket.socket:
+        return self.run_inside(lambda: socket.create_connection(("127.0.0.1", port), 5))
+
+    # -- the switch process ------------------------------------------------------------
+    def start_switch(self, args: list[str], timeout: float = 30.0) -> "SwitchProcess":
+        command = ["ip", "netns", "exec", self.name, sys.executable, "-m",
+                   "p4sim.switch.cli", *args]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self._processes.append(process)
+        return SwitchProcess(process, timeout)
+
+
+class SwitchProcess:
+    """A running p4sim-switch; construction returns once it printed its ready line."""
+
+    def __init__(self, process: subprocess.Popen, timeout: float) -> None:
+        self.process = process
+        self.ready_line = self._wait_ready(timeout)
+
+    def _wait_ready(self, timeout: float) -> str:
+        deadline = time.monotonic() + timeout
+        stdout = self.process.stdout
+        assert stdout is not None
+        while time.monotonic() < deadline:
+            ready, _w, _x = select.select([stdout], [], [], deadline - time.monotonic())
+            if not ready:
+                break
+            line = stdout.readline().decode()
+            if not line:
+                break
+            if line.startswith("p4sim-switch ready"):
+                return line.strip()
+        self.process.kill()
+        _out, err = self.process.communicate(timeout=10)
+        raise NetnsError(f"p4sim-switch not ready within {timeout}s: {err.decode()[-2000:]}")
+
+    def terminate(self, timeout: float = 15.0) -> tuple[int, str]:
+        """SIGTERM, then wait; returns (exit status, stderr)."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            _out, err = self.process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            _out, err = self.process.communicate(timeout=10)
+            raise NetnsError(f"p4sim-switch ignored SIGTERM for {timeout}s") from None
+        return self.process.returncode, err.decode()
+
+
+def receive(sock: socket.socket, count: int, timeout: float) -> list[bytes]:
+    """Up to `count` frames arriving on `sock` (its own transmissions ignored)."""
+    frames: list[bytes] = []
+    deadline = time.monotonic() + timeout
+    while len(frames) < count:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        ready, _w, _x = select.select([sock], [], [], remaining)
+        if not ready:
+            break
+        data, address = sock.recvfrom(65535)
+        if address[2] != PACKET_OUTGOING:
+            frames.append(data)
+    return frames
+
+
+def _setns(path: str) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if libc.setns(fd, CLONE_NEWNET) != 0:
+            errno = ctypes.get_errno()
+            raise NetnsError(f"setns({path}): {os.strerror(errno)}")
+    finally:
+        os.close(fd)
