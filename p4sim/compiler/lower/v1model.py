@@ -252,20 +252,31 @@ def lookahead(call: ast.MethodCall, body) -> Val:
         raise CompileError(call.span, "lookahead needs a type argument: lookahead<T>()")
     t = body.expr.resolve(call.type_args[0])
     if isinstance(t, HeaderT):
-        width = t.width
-    elif isinstance(t, (BitsT, BoolT)):
-        width = bit_width(t)
-    else:
+        return _lookahead_header(body, t)
+    if not isinstance(t, (BitsT, BoolT)):
         raise CompileError(call.span, f"lookahead of {t.describe()} is not supported")
+    width = bit_width(t)
     temp = body.lw.layout.temp(BitsT(width))
     body.out.append({"op": "set", "parameters": [temp.json(), {
         "type": "lookahead", "value": [0, width]}]})
-    if isinstance(t, HeaderT):
-        raise CompileError(call.span, "lookahead of a header type is not supported; "
-                           "look ahead at a bit<W> instead")
     if isinstance(t, BoolT):
         return Val(BoolT(), J.op("d2b", None, temp.json()), ref=temp)
     return Val(BitsT(width), temp.json(), ref=temp)
+
+
+def _lookahead_header(body, t: HeaderT) -> Val:
+    """A header-typed lookahead: a scratch instance whose fields are set from the
+    packet at their bit offsets, without consuming anything."""
+    scratch = body.lw.layout.header(f"lookahead_{t.name}", t, metadata=True)
+    offset = 0
+    for f in t.fields:
+        if isinstance(f.type, VarbitT):
+            raise CompileError(None, "lookahead of a header with a varbit field")
+        width = bit_width(f.type)
+        body.out.append({"op": "set", "parameters": [
+            J.field(scratch.name, f.name), {"type": "lookahead", "value": [offset, width]}]})
+        offset += width
+    return Val(t, scratch.json(), ref=scratch)
 
 
 def packet_method(call: ast.MethodCall, packet: PacketRef, name: str, body) -> None:

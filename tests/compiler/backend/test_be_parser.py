@@ -95,3 +95,17 @@ def test_parser_branches_and_ranges_on_the_switch(tmp_path):
         f"packet 1 {packet(2, 0x25, 0, 0)} 77\nexpect 2 {packet(2, 0x25, 0x22, 0)} 77\n")
     result = run_stf_test(str(src), str(stf), "p4sim")
     assert result.passed, result.report
+
+
+def test_lookahead_of_a_header_type(tmp_path):
+    src = tmp_path / "p.p4"
+    text = PROGRAM.replace("        pkt.extract(hdr.h);\n        if (hdr.h.a == 1) {",
+                           "        meta.p.second = pkt.lookahead<h_t>().b;\n"
+                           "        pkt.extract(hdr.h);\n        if (hdr.h.a == 1) {")
+    text = text.replace("        meta.p.second = hdr.h.b;\n", "")
+    text = text.replace("hdr.h.c = (bit<16>) meta.p.first;", "hdr.h.c = (bit<16>) meta.p.second;")
+    src.write_text(text)
+    stf = tmp_path / "p.stf"
+    stf.write_text(f"packet 1 {packet(1, 0x5a, 0, 0)}\nexpect 2 {packet(1, 0x5a, 0x5a, 0)}\n")
+    result = run_stf_test(str(src), str(stf), "p4sim")
+    assert result.passed, result.report
