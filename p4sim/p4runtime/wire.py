@@ -320,8 +320,20 @@ def _update(buf: bytes, start: int, end: int):
     return UpdateView(kind, _table_entry(buf, *entry_span))
 
 
-def parse_write_request(data: bytes) -> WriteRequestView:
-    """Decode a serialized WriteRequest (fast views for plain table entries)."""
+def parse_write_request(data: bytes):
+    """Decode a serialized WriteRequest: a WriteRequestView with fast views for plain
+    table entries, or the protobuf message if the request has fields this module
+    does not know (newer clients).  Raises WireError for malformed bytes."""
+    try:
+        return _write_request(data)
+    except _Unsupported:
+        try:
+            return p4runtime_pb2.WriteRequest.FromString(data)
+        except Exception as exc:   # protobuf's DecodeError and friends
+            raise WireError(str(exc)) from None
+
+
+def _write_request(data: bytes) -> WriteRequestView:
     request = WriteRequestView()
     for number, wire_type, value in _fields(data, 0, len(data)):
         if number == 1 and wire_type == 0:
@@ -341,7 +353,7 @@ def parse_write_request(data: bytes) -> WriteRequestView:
         elif number == 2 and wire_type == 0:
             pass   # role_id: deprecated
         else:
-            raise WireError(f"unexpected WriteRequest field {number}")
+            raise _Unsupported()
     return request
 
 

@@ -234,3 +234,44 @@ def test_meter_config_on_a_table_without_meter_is_invalid(client):
         client.write(update("INSERT", table_entry=entry))
     [err] = write_errors(exc.value)
     assert err.canonical_code == code_pb2.INVALID_ARGUMENT and "no direct meter" in err.message
+
+
+def test_packet_io_over_raw_stream(rig, client):
+    client.set_pipeline("replication")
+    n = ids("replication")
+    out = p4runtime_pb2.StreamMessageRequest()
+    out.packet.payload = learn_frame(0x44)
+    out.packet.metadata.add(metadata_id=1, value=b"\x01\x05")    # egress_port 261
+    client.send_stream(out)
+    assert rig.wait_for_outputs(1) == [(261, out.packet.payload)]
+    bad = p4runtime_pb2.StreamMessageRequest()
+    bad.packet.payload = b"\x00" * 60
+    bad.packet.metadata.add(metadata_id=9, value=b"\x01")
+    client.send_stream(bad)
+    error = client.next_message("error").error
+    assert error.canonical_code == code_pb2.INVALID_ARGUMENT
+    assert "no metadata with ID 9" in error.message
+    wide = p4runtime_pb2.StreamMessageRequest()
+    wide.packet.payload = b"\x00" * 60
+    wide.packet.metadata.add(metadata_id=1, value=b"\x02\x00")   # 512 > 9 bits
+    client.send_stream(wide)
+    assert client.next_message("error").error.canonical_code == code_pb2.OUT_OF_RANGE
+    to_cpu = bytes(Ether(dst="00:00:00:00:00:09", src="00:00:00:00:00:55", type=0x0800)
+                   / (b"\x00" * 46))
+    rig.send(7, to_cpu)                # l2 miss: to the CPU port
+    packet_in = client.next_message("packet").packet
+    assert {m.metadata_id: m.value for m in packet_in.metadata} == {1: b"\x07", 2: b"\x00"}
+    assert packet_in.payload == to_cpu
+    assert n["packet_in"] != n["packet_out"]
+
+
+def test_wildcard_counter_and_register_reads(client):
+    client.set_pipeline("multipath")
+    counters = client.read(p4runtime_pb2.Entity(counter_entry=p4runtime_pb2.CounterEntry()))
+    assert len(counters) == 64
+    assert all(not c.counter_entry.data.byte_count for c in counters)
+    registers = client.read(p4runtime_pb2.Entity(
+        register_entry=p4runtime_pb2.RegisterEntry()))
+    assert [r.register_entry.data.bitstring for r in registers] == [b"\x00"] * 64
+    meters = client.read(p4runtime_pb2.Entity(meter_entry=p4runtime_pb2.MeterEntry()))
+    assert len(meters) == 16 and not any(m.meter_entry.HasField("config") for m in meters)

@@ -98,3 +98,10 @@ def test_member_and_group_actions_encode():
         wire.encode_table_entry(1, [], None, group_id=6))
     assert member.action.action_profile_member_id == 4
     assert group.action.action_profile_group_id == 6
+
+
+def test_unknown_request_fields_fall_back_to_protobuf():
+    data = sample_request().SerializeToString() + bytes([15 << 3 | 0, 1])  # field 15
+    parsed = wire.parse_write_request(data)
+    assert isinstance(parsed, p4runtime_pb2.WriteRequest)
+    assert len(parsed.updates) == 5
