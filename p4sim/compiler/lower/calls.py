@@ -15,7 +15,7 @@ from p4sim.compiler.lower.storage import (
     DynHeaderRef, FieldRef, HeaderRef, StackRef, UnionRef)
 from p4sim.compiler.lower.values import Val
 from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, TypeBinding
-from p4sim.compiler.semantic.types import BitsT, BoolT, HeaderT, IntT, VoidT
+from p4sim.compiler.semantic.types import BitsT, BoolT, ExternT, HeaderT, IntT, VoidT
 
 
 def _owner(ex: ExprLowerer, span: SourceSpan):
@@ -134,6 +134,9 @@ def bind_parameters(params: tuple[ast.Parameter, ...], args: list[ast.Expression
     for p, arg in zip(params, args):
         ptype = caller.expr.resolve(p.type) if not _is_type_var(p.type, scope) else None
         if arg is None:
+            continue
+        if isinstance(ptype, ExternT):  # packet_in / packet_out and extern objects
+            scope.declare(p.name, caller.expr.lower(arg).ref)
             continue
         if isinstance(arg, ast.DontCare):
             if p.direction not in ("out", "inout"):

@@ -42,6 +42,10 @@ def lower_parser(lw: Lowering, decl: ast.ParserDecl, decl_scope: Scope,
     for local in decl.locals:
         if isinstance(local, ast.ValueSetDecl):
             scope.declare(local.name, value_set(lw, local, scope, prefix))
+        elif _is_parser_instance(local, scope):
+            scope.declare(local.name, SubParser(qualified(prefix, local.name, local.annotations),
+                                                scope.lookup(local.type.name).decl,
+                                                scope.lookup(local.type.name).scope))
         else:
             declare_local(lw, local, scope, prefix, prelude)
     names = [s.name for s in decl.states]
@@ -54,14 +58,114 @@ def lower_parser(lw: Lowering, decl: ast.ParserDecl, decl_scope: Scope,
             raise CompileError(s.span, f"'{s.name}' is a reserved state name")
     parser = ir.ParserIR("parser", len(lw.program.parsers), "start")
     all_names = set(names)
+    work: list[tuple[ast.ParserState, list[ast.Statement], Scope]] = []
     for state in decl.states:
         stmts = list(state.statements)
         if state.name == "start":
             stmts = prelude + stmts
+        work.append((state, stmts, scope))
+    while work:
+        state, stmts, state_scope = work.pop(0)
         for piece, piece_stmts in split_conditionals(state, stmts, all_names):
-            parser.states.append(lower_state(lw, piece, piece_stmts, scope, all_names))
+            inlined = inline_subparser_call(lw, piece, piece_stmts, state_scope, all_names)
+            if inlined is None:
+                parser.states.append(lower_state(lw, piece, piece_stmts, state_scope,
+                                                 all_names))
+            else:
+                work[:0] = inlined
     lw.program.parsers.append(parser)
     return parser
+
+
+def _subparser_call(stmt: ast.Statement, scope: Scope):
+    if isinstance(stmt, ast.MethodCallStatement) and isinstance(stmt.call.target, ast.Member) \
+            and stmt.call.target.member == "apply" and isinstance(stmt.call.target.expr, ast.Name):
+        binding = scope.lookup(stmt.call.target.expr.name)
+        if isinstance(binding, SubParser):
+            return binding
+    return None
+
+
+def inline_subparser_call(lw: Lowering, state: ast.ParserState, stmts: list[ast.Statement],
+                          scope: Scope, names: set[str]):
+    """``sub.apply(...)`` in a state: the state ends by jumping to the sub-parser's
+    (renamed) states, whose ``accept`` continues with the rest of the caller state.
+    Returns the new work items, or None when the state calls no sub-parser."""
+    index = next((i for i, s in enumerate(stmts) if _subparser_call(s, scope)), None)
+    if index is None:
+        return None
+    call = stmts[index].call  # type: ignore[attr-defined]
+    sub: SubParser = _subparser_call(stmts[index], scope)  # type: ignore[assignment]
+    sub.calls += 1
+    prefix = sub.name.replace(".", "_") + (f"_{sub.calls - 1}" if sub.calls > 1 else "")
+    decl = sub.decl
+
+    def fresh(base: str) -> str:
+        name, i = base, 0
+        while name in names:
+            name, i = f"{base}_{i}", i + 1
+        names.add(name)
+        return name
+
+    renamed = {s.name: fresh(f"{prefix}_{s.name}") for s in decl.states}
+    cont = fresh(f"{state.name}_after_{prefix}")
+    renamed["accept"] = cont
+    renamed["reject"] = "reject"
+    from p4sim.compiler.lower.arguments import bind_arguments
+    from p4sim.compiler.lower.calls import bind_parameters
+    bound = bind_arguments(decl.params, call.args, f"parser '{decl.name}'", call.span)
+    caller = StatementLowerer(lw, scope, "parser")
+    sub_scope = sub.decl_scope.child(sub.name)
+    bind_parameters(decl.params, bound, caller, sub_scope, f"parser '{decl.name}'")
+    prelude: list[ast.Statement] = []
+    for local in decl.locals:
+        if isinstance(local, ast.ValueSetDecl):
+            sub_scope.declare(local.name, value_set(lw, local, sub_scope, sub.name))
+        else:
+            declare_local(lw, local, sub_scope, sub.name, prelude)
+    head = ast.ParserState(state.name, (), ast.Name(renamed["start"], span=call.span),
+                           span=state.span)
+    if caller.out:
+        raise CompileError(call.span, "sub-parser arguments must be lvalues or constants")
+    items: list[tuple[ast.ParserState, list[ast.Statement], Scope]] = [
+        (head, list(stmts[:index]), scope)]
+    for s in decl.states:
+        transition = _rename_transition(s.transition, renamed)
+        body = list(s.statements) if s.name != "start" else prelude + list(s.statements)
+        items.append((ast.ParserState(renamed[s.name], (), transition, span=s.span), body,
+                      sub_scope))
+    items.append((ast.ParserState(cont, (), state.transition, span=state.span),
+                  list(stmts[index + 1:]), scope))
+    return items
+
+
+def _rename_transition(t: ast.Expression | None, renamed: dict[str, str]):
+    if isinstance(t, ast.Name):
+        return ast.Name(renamed.get(t.name, t.name), span=t.span)
+    if isinstance(t, ast.SelectExpression):
+        cases = tuple(ast.SelectCase(c.keyset, renamed.get(c.next_state, c.next_state),
+                                     span=c.span) for c in t.cases)
+        return ast.SelectExpression(t.exprs, cases, span=t.span)
+    return t
+
+
+class SubParser:
+    """A parser instantiated inside another parser, inlined where it is applied."""
+
+    def __init__(self, name: str, decl: ast.ParserDecl, decl_scope: Scope):
+        self.name = name
+        self.decl = decl
+        self.decl_scope = decl_scope
+        self.calls = 0
+
+
+def _is_parser_instance(local: ast.Node, scope: Scope) -> bool:
+    from p4sim.compiler.semantic.scope import DeclBinding
+    if not isinstance(local, ast.Instantiation) or not isinstance(local.type, ast.NamedType):
+        return False
+    binding = scope.lookup(local.type.name)
+    return isinstance(binding, DeclBinding) and isinstance(binding.decl, ast.ParserDecl) \
+        and not binding.decl.is_type_decl
 
 
 def split_conditionals(state: ast.ParserState, stmts: list[ast.Statement], names: set[str]

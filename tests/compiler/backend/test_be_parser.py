@@ -109,3 +109,45 @@ def test_lookahead_of_a_header_type(tmp_path):
     stf.write_text(f"packet 1 {packet(1, 0x5a, 0, 0)}\nexpect 2 {packet(1, 0x5a, 0x5a, 0)}\n")
     result = run_stf_test(str(src), str(stf), "p4sim")
     assert result.passed, result.report
+
+
+SUBPARSER = PROGRAM.replace("""parser ParserImpl(""", """parser XParser(packet_in pkt, out x_t x, inout bit<8> seen) {
+    state start {
+        pkt.extract(x);
+        seen = x.v;
+        transition select(x.v) {
+            0xee: more;
+            default: accept;
+        }
+    }
+    state more {
+        seen = 0xff;
+        transition accept;
+    }
+}
+
+parser ParserImpl(""").replace("""    value_set<tuple<bit<8>, bit<8>>>(4) pairs;""", """    value_set<tuple<bit<8>, bit<8>>>(4) pairs;
+    XParser() xp;""").replace("""    state parse_x {
+        pkt.extract(hdr.x);
+        transition accept;
+    }""", """    state parse_x {
+        xp.apply(pkt, hdr.x, meta.p.second);
+        meta.p.first = 0x33;
+        transition accept;
+    }""").replace("hdr.h.c = (bit<16>) meta.p.first;",
+              "hdr.h.c = meta.p.first ++ meta.p.second;")
+
+
+def test_sub_parsers_are_inlined(tmp_path):
+    src = tmp_path / "p.p4"
+    src.write_text(SUBPARSER)
+    doc = compile_program(str(src)).bmv2_json
+    names = [s["name"] for s in doc["parsers"][0]["parse_states"]]
+    assert "ParserImpl_xp_start" in names and "ParserImpl_xp_more" in names
+    stf = tmp_path / "p.stf"
+    stf.write_text(
+        f"packet 1 {packet(2, 0x15, 0, 0)} 07\nexpect 2 {packet(2, 0x15, 0x3307, 0xff)} 07\n"
+        f"packet 1 {packet(2, 0x15, 0, 0)} ee\nexpect 2 {packet(2, 0x15, 0x33ff, 0xff)} ee\n"
+        f"packet 1 {packet(1, 0, 0, 0)}\nexpect 2 {packet(1, 0, 0x1100, 0)}\n")
+    result = run_stf_test(str(src), str(stf), "p4sim")
+    assert result.passed, result.report
