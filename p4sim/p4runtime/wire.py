@@ -15,6 +15,7 @@ Field numbers come from p4/v1/p4runtime.proto (P4Runtime 1.4).
 """
 from __future__ import annotations
 
+from google.protobuf.message import DecodeError
 from p4.v1 import p4runtime_pb2
 
 # -- primitive wire format -------------------------------------------------------------
@@ -327,10 +328,13 @@ def parse_write_request(data: bytes):
     try:
         return _write_request(data)
     except _Unsupported:
-        try:
-            return p4runtime_pb2.WriteRequest.FromString(data)
-        except Exception as exc:   # protobuf's DecodeError and friends
-            raise WireError(str(exc)) from None
+        pass
+    except DecodeError as exc:       # an embedded message protobuf refused
+        raise WireError(str(exc)) from None
+    try:
+        return p4runtime_pb2.WriteRequest.FromString(data)
+    except DecodeError as exc:
+        raise WireError(str(exc)) from None
 
 
 def _write_request(data: bytes) -> WriteRequestView:

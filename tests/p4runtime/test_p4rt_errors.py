@@ -204,3 +204,12 @@ def test_padded_bytestrings_are_accepted_and_read_back_canonical(lpm):
     assert read.action.action.params[0].value == b"\x02"
     assert read.action.action.params[1].value == b"\x0a"
     assert read.match[0].lpm.value == b"\x0a\x00\x00\x00"
+
+
+def test_malformed_write_request_is_invalid_argument(lpm):
+    raw_write = lpm.channel.unary_unary("/p4.v1.P4Runtime/Write", request_serializer=None,
+                                        response_deserializer=None)
+    with pytest.raises(grpc.RpcError) as exc:
+        raw_write(b"\x22\x05\x0a\x03\x12")      # an update whose entity is cut short
+    assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "malformed WriteRequest" in exc.value.details()

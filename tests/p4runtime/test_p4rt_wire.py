@@ -105,3 +105,8 @@ def test_unknown_request_fields_fall_back_to_protobuf():
     parsed = wire.parse_write_request(data)
     assert isinstance(parsed, p4runtime_pb2.WriteRequest)
     assert len(parsed.updates) == 5
+
+
+def test_garbage_is_a_wire_error():
+    with pytest.raises(wire.WireError):
+        wire.parse_write_request(b"\x1a\x03\xff\xff\xff")   # election_id: bad varint
