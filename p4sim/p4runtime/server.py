@@ -55,10 +55,14 @@ def _stream_error(code: grpc.StatusCode, message: str,
 
 
 class P4RuntimeServer:
-    """P4Runtime v1 service for one in-process Switch."""
+    """P4Runtime v1 service for one in-process Switch.
+
+    Every open StreamChannel holds one of the `max_workers` gRPC threads for its
+    lifetime, so the pool bounds concurrent controllers plus in-flight unary calls.
+    """
 
     def __init__(self, switch, address: str = "0.0.0.0:9559", device_id: int = 0,
-                 max_workers: int = 16):
+                 max_workers: int = 32):
         self.switch = switch
         self.address = address
         self.device_id = device_id
