@@ -127,6 +127,31 @@ class TrafficManager:
             self._busy[port] = pq
         return True
 
+    def depart_now(self, port: int, priority: int, now_ns: int) -> bool:
+        """Whether a packet may skip the queue because it would leave at once.
+
+        True when nothing waits on the port and neither the queue's rate nor the port
+        shaper holds it back; the rate state then advances exactly as if the packet
+        had been enqueued and dequeued now (the caller reports depths of 0).
+        """
+        pq = self._ports.get(port)
+        if pq is None:
+            pq = self._create_port(port, now_ns)
+        if pq.size:
+            return False
+        queue = pq.queues[priority]
+        if queue.capacity == 0:
+            return False
+        if queue.gap_ns:
+            if queue.last_departure_ns + queue.gap_ns > now_ns:
+                return False
+        if pq.gap_ns:
+            if pq.next_slot_ns > now_ns:
+                return False
+            pq.next_slot_ns = now_ns + pq.gap_ns
+        queue.last_departure_ns = now_ns
+        return True
+
     def accepts_priority(self, priority: int) -> bool:
         return 0 <= priority < self.priority_queues
 

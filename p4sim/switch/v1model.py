@@ -46,37 +46,23 @@ class V1ModelHost(Protocol):
     def now_ns(self) -> int: ...
 
 
-class _StdFields:
-    """Setters/getters for the standard_metadata fields a program really has.
+class _StdSlots:
+    """PHV slot and width mask of every standard_metadata field the program has.
 
-    simple_switch only writes queueing and timestamp metadata when the program
-    declares them; older JSON may lack `priority`.  Missing fields read as 0 and
-    writes to them are ignored.
+    The architecture writes a dozen of these per packet, so it addresses the PHV slots
+    the core publishes in `layout.std_slots` / `layout.std_masks` directly instead of
+    calling set_std by name.  simple_switch only writes queueing and timestamp
+    metadata when the program declares them; a missing field has slot None.
     """
 
-    NAMES = ("ingress_port", "egress_spec", "egress_port", "instance_type",
-             "packet_length", "enq_timestamp", "enq_qdepth", "deq_timedelta",
-             "deq_qdepth", "ingress_global_timestamp", "egress_global_timestamp",
-             "mcast_grp", "egress_rid", "priority")
-
-    def __init__(self, probe: Any) -> None:
-        self.present: set[str] = set()
-        for name in self.NAMES:
-            try:
-                probe.get_std(name)
-            except KeyError:
-                continue
-            self.present.add(name)
-
-    def getter(self, name: str) -> Callable[[Any], int]:
-        if name in self.present:
-            return lambda pkt: pkt.get_std(name)
-        return lambda pkt: 0
-
-    def setter(self, name: str) -> Callable[[Any, int], None]:
-        if name in self.present:
-            return lambda pkt, value: pkt.set_std(name, value)
-        return lambda pkt, value: None
+    def __init__(self, layout: Any) -> None:
+        slots, masks = layout.std_slots, layout.std_masks
+        for name in ("ingress_port", "egress_spec", "egress_port", "instance_type",
+                     "packet_length", "enq_timestamp", "enq_qdepth", "deq_timedelta",
+                     "deq_qdepth", "ingress_global_timestamp", "egress_global_timestamp",
+                     "mcast_grp", "egress_rid", "priority"):
+            setattr(self, name, slots.get(name))
+            setattr(self, name + "_mask", masks.get(name, 0))
 
 
 def _metadata_resetter(probe: Any) -> Callable[[Any], None]:
@@ -109,61 +95,69 @@ class V1ModelPipeline:
         self.stats = stats
         self.host = host
         probe = program.new_packet(b"", 0)
-        std = _StdFields(probe)
         self._reset_metadata = _metadata_resetter(probe)
-        self._get = {name: std.getter(name) for name in std.NAMES}
-        self._set = {name: std.setter(name) for name in std.NAMES}
-        self._has_queueing = {"enq_timestamp", "enq_qdepth", "deq_timedelta",
-                              "deq_qdepth"} <= std.present
+        self.std = std = _StdSlots(probe.layout)
+        self._has_queueing = None not in (std.enq_timestamp, std.enq_qdepth,
+                                          std.deq_timedelta, std.deq_qdepth)
+
+    def _set(self, pkt: Any, name: str, value: int) -> None:
+        """Write one standard_metadata field if the program has it (cold paths)."""
+        slot = getattr(self.std, name)
+        if slot is not None:
+            pkt.f[slot] = value & getattr(self.std, name + "_mask")
+
+    def _get(self, pkt: Any, name: str) -> int:
+        slot = getattr(self.std, name)
+        return pkt.f[slot] if slot is not None else 0
 
     # -- ingress -------------------------------------------------------------------------
     def ingress(self, port: int, data: bytes, instance_type: int = INSTANCE_NORMAL,
                 preserved: dict | None = None) -> None:
         """Run one packet through parser, checksum verification and ingress."""
         program = self.program
+        std = self.std
         now_ns = self.host.now_ns()
         pkt = program.new_packet(data, port)
-        sets = self._set
+        f = pkt.f
         if instance_type != INSTANCE_NORMAL:
             self._reset_metadata(pkt)
             if preserved:
                 pkt.restore_fields(preserved)
-            sets["instance_type"](pkt, instance_type)
-        sets["packet_length"](pkt, len(data))
-        sets["ingress_global_timestamp"](pkt, now_ns // 1000)
-        try:
-            program.parse(pkt)
-            program.verify_checksums(pkt)
-            program.ingress(pkt)
-        except Exception as exc:  # a pipeline fault must never stop the switch
-            self._pipeline_error("ingress", port, data, exc)
-            return
+            self._set(pkt, "instance_type", instance_type)
+            self._set(pkt, "packet_length", len(data))
+        if std.ingress_global_timestamp is not None:
+            f[std.ingress_global_timestamp] = (now_ns // 1000) & std.ingress_global_timestamp_mask
+        program.parse(pkt)
+        program.verify_checksums(pkt)
+        program.ingress(pkt)
         arch = pkt.arch
         if arch.drop_errors:
             self._pipeline_error("ingress", port, data, "; ".join(arch.drop_errors))
             return
-        arch.exit_called = False
-        if arch.clone_session is not None:
-            self._ingress_clone(pkt, port, data, now_ns)
-        for name, values in arch.digests:
-            self.stats.digests += 1
-            self.host.digest(name, values)
-        if arch.resubmit_field_list is not None:
-            self.stats.resubmits += 1
-            kept = pkt.preserved_fields(arch.resubmit_field_list)
-            self.host.reinject(port, data, INSTANCE_RESUBMIT, kept)
-            return
-        pkt.arch = ArchRequests(truncate_length=arch.truncate_length)
-        mgid = self._get["mcast_grp"](pkt)
+        if (arch.clone_session is not None or arch.digests
+                or arch.resubmit_field_list is not None):
+            if arch.clone_session is not None:
+                self._ingress_clone(pkt, port, data, now_ns)
+            for name, values in arch.digests:
+                self.stats.digests += 1
+                self.host.digest(name, values)
+            if arch.resubmit_field_list is not None:
+                self.stats.resubmits += 1
+                kept = pkt.preserved_fields(arch.resubmit_field_list)
+                self.host.reinject(port, data, INSTANCE_RESUBMIT, kept)
+                return
+            pkt.arch = ArchRequests(truncate_length=arch.truncate_length)
+        mgid = f[std.mcast_grp] if std.mcast_grp is not None else 0
         if mgid:
-            sets["instance_type"](pkt, INSTANCE_REPLICATION)
+            self._set(pkt, "instance_type", INSTANCE_REPLICATION)
             self._multicast(pkt, mgid, len(data), 0, now_ns)
             return
-        egress_spec = self._get["egress_spec"](pkt)
+        egress_spec = f[std.egress_spec]
         if egress_spec == DROP_PORT:
             self.stats.ingress_drops += 1
             return
-        sets["instance_type"](pkt, INSTANCE_NORMAL)
+        if std.instance_type is not None:
+            f[std.instance_type] = INSTANCE_NORMAL
         self._enqueue(egress_spec, (pkt, len(data), 0), now_ns)
 
     def _ingress_clone(self, pkt: Any, port: int, data: bytes, now_ns: int) -> None:
@@ -175,11 +169,7 @@ class V1ModelPipeline:
         kept = (pkt.preserved_fields(arch.clone_field_list)
                 if arch.clone_field_list is not None else None)
         clone = self.program.new_packet(data, port)
-        try:
-            self.program.parse(clone)
-        except Exception as exc:
-            self._pipeline_error("ingress clone parse", port, data, exc)
-            return
+        self.program.parse(clone)
         self._prepare_copy(clone, kept, INSTANCE_INGRESS_CLONE)
         self._send_clone(clone, session, len(data), now_ns)
 
@@ -188,35 +178,34 @@ class V1ModelPipeline:
         """Egress pipeline of a dequeued packet, then transmit/recirculate/drop."""
         pkt, length, clone_truncate = item
         program = self.program
+        std = self.std
+        f = pkt.f
         now_ns = self.host.now_ns()
         now_us = now_ns // 1000
-        sets = self._set
-        sets["egress_global_timestamp"](pkt, now_us)
+        if std.egress_global_timestamp is not None:
+            f[std.egress_global_timestamp] = now_us & std.egress_global_timestamp_mask
         if self._has_queueing:
-            sets["deq_timedelta"](pkt, now_us - self._get["enq_timestamp"](pkt))
-            sets["deq_qdepth"](pkt, depth_after)
-        sets["egress_port"](pkt, port)
-        sets["egress_spec"](pkt, 0)
-        sets["packet_length"](pkt, length)
-        try:
-            program.egress(pkt)
-        except Exception as exc:
-            self._pipeline_error("egress", port, None, exc)
-            return
+            f[std.deq_timedelta] = (now_us - f[std.enq_timestamp]) & std.deq_timedelta_mask
+            f[std.deq_qdepth] = depth_after & std.deq_qdepth_mask
+        if std.egress_port is not None:
+            f[std.egress_port] = port & std.egress_port_mask
+        f[std.egress_spec] = 0
+        if std.packet_length is not None:
+            f[std.packet_length] = length & std.packet_length_mask
+        program.egress(pkt)
         arch = pkt.arch
         if arch.drop_errors:
             self._pipeline_error("egress", port, None, "; ".join(arch.drop_errors))
             return
         if arch.clone_session is not None:
             self._egress_clone(pkt, length, now_ns)
-        if self._get["egress_spec"](pkt) == DROP_PORT:
+        if f[std.egress_spec] == DROP_PORT:
             self.stats.egress_drops += 1
             return
-        try:
-            program.update_checksums(pkt)
-            data = program.deparse(pkt)
-        except Exception as exc:
-            self._pipeline_error("deparser", port, None, exc)
+        program.update_checksums(pkt)
+        data = program.deparse(pkt)
+        if arch.drop_errors:
+            self._pipeline_error("deparser", port, None, "; ".join(arch.drop_errors))
             return
         limit = arch.truncate_length
         if clone_truncate and (limit is None or clone_truncate < limit):
@@ -248,7 +237,7 @@ class V1ModelPipeline:
         self._reset_metadata(clone)
         if kept:
             clone.restore_fields(kept)
-        self._set["instance_type"](clone, instance_type)
+        self._set(clone, "instance_type", instance_type)
 
     def _send_clone(self, clone: Any, session: Any, length: int, now_ns: int) -> None:
         self.stats.clones += 1
@@ -259,25 +248,28 @@ class V1ModelPipeline:
 
     def _multicast(self, pkt: Any, mgid: int, length: int, truncate: int,
                    now_ns: int) -> None:
-        set_rid = self._set["egress_rid"]
         for port, rid in self.pre.replicas(mgid):
             copy = pkt.copy()
-            set_rid(copy, rid)
+            self._set(copy, "egress_rid", rid)
             self.stats.replicas += 1
             self._enqueue(port, (copy, length, truncate), now_ns)
 
     def _enqueue(self, port: int, item: Queued, now_ns: int) -> None:
-        pkt = item[0]
+        f = item[0].f
+        std = self.std
         tm = self.tm
-        priority = self._get["priority"](pkt)
-        if not tm.accepts_priority(priority):
+        priority = f[std.priority] if std.priority is not None else 0
+        if priority >= tm.priority_queues:
             self.stats.priority_drops += 1
             log.error("priority %d out of range (%d queue(s) per port), dropping packet",
                       priority, tm.priority_queues)
             return
         if self._has_queueing:
-            self._set["enq_timestamp"](pkt, now_ns // 1000)
-            self._set["enq_qdepth"](pkt, tm.port_depth(port))
+            f[std.enq_timestamp] = (now_ns // 1000) & std.enq_timestamp_mask
+            f[std.enq_qdepth] = tm.port_depth(port) & std.enq_qdepth_mask
+        if tm.depart_now(port, priority, now_ns):
+            self.egress(port, item, 0)      # an idle queue: straight through
+            return
         if not tm.enqueue(port, priority, item, now_ns):
             self.stats.tail_drops[port] += 1
 

@@ -169,3 +169,15 @@ def test_clear_drops_everything():
     assert tm.clear() == 3
     assert tm.total == 0
     assert drain(tm, 10**12) == []
+
+
+def test_depart_now_only_for_an_idle_unshaped_slot():
+    tm = TrafficManager(rate_pps=1000)
+    assert tm.depart_now(1, 0, 0)
+    assert not tm.depart_now(1, 0, MS // 2)       # the port's next slot is at 1 ms
+    assert tm.depart_now(1, 0, MS)
+    tm.enqueue(1, 0, "x", MS)                     # something waits: no skipping it
+    assert not tm.depart_now(1, 0, 5 * MS)
+    tm.set_depth(0, port=2)
+    assert not tm.depart_now(2, 0, 0)
+
