@@ -2,20 +2,17 @@
 and inlining of user actions and functions."""
 from __future__ import annotations
 
-from typing import Any
-
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower import v1model
 from p4sim.compiler.lower.arguments import bind_arguments, pick_overload
 from p4sim.compiler.lower.context import ControlInstance, ExternObj, PacketRef, TableObj
-from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly, StackMember
-from p4sim.compiler.lower.storage import (
-    DynHeaderRef, FieldRef, HeaderRef, StackRef, UnionRef)
+from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly
+from p4sim.compiler.lower.storage import DynHeaderRef, HeaderRef, StackRef, UnionRef
 from p4sim.compiler.lower.values import Val
-from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, TypeBinding
-from p4sim.compiler.semantic.types import BitsT, BoolT, ExternT, HeaderT, IntT, VoidT
+from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding
+from p4sim.compiler.semantic.types import BoolT, ExternT, VoidT
 
 
 def _owner(ex: ExprLowerer, span: SourceSpan):
@@ -103,7 +100,7 @@ def _method(call: ast.MethodCall, base: Val, name: str, body) -> Val | None:
             if len(call.args) != 1:
                 raise CompileError(call.span, f"wrong number of arguments: {name} expects "
                                    f"1, got {len(call.args)}")
-            count = body.expr.const_int(call.args[0].value)
+            body.expr.const_int(call.args[0].value)  # must be a constant
             op = "push" if name == "push_front" else "pop"
             amount = body.expr.lower(call.args[0].value)
             body.emit(op, [ref.json(), amount.data(call.span)], call)
@@ -116,14 +113,7 @@ def _method(call: ast.MethodCall, base: Val, name: str, body) -> Val | None:
     if isinstance(ref, (TableObj, ControlInstance)):
         raise CompileError(call.span, f"'{name}' of a table or control can only be called "
                            "in a control's apply block")
-    if isinstance(ref, tuple) and len(ref) == 2 and isinstance(ref[0], StructRef_types()):
-        raise CompileError(call.span, f"unknown method '{name}'")
     raise CompileError(call.span, f"unknown method '{name}'")
-
-
-def StructRef_types():
-    from p4sim.compiler.lower.storage import StructRef
-    return (StructRef,)
 
 
 # ---------------------------------------------------------------------- inlining

@@ -17,7 +17,7 @@ from p4sim.compiler.lower import ir
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.calls import bind_parameters
 from p4sim.compiler.lower.arguments import bind_arguments
-from p4sim.compiler.lower.context import ControlInstance, ExternObj, Lowering, TableObj
+from p4sim.compiler.lower.context import ControlInstance, Lowering, TableObj
 from p4sim.compiler.lower.desugar import switch_to_ifs
 from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.instances import instantiate

@@ -15,10 +15,9 @@ from p4sim.compiler.lower.storage import (
 from p4sim.compiler.lower.values import Val, const_val
 from p4sim.compiler.semantic import operators as ops
 from p4sim.compiler.semantic.scope import (
-    ConstBinding, DeclBinding, ErrorMemberBinding, Scope, TypeBinding, resolve_type)
+    ConstBinding, ErrorMemberBinding, Scope, TypeBinding, resolve_type)
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StackT, StringT, StructT, TupleT,
-    UnionT, bit_width)
+    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StringT, StructT, TupleT)
 
 CallHook = Callable[[ast.MethodCall, "ExprLowerer"], Val]
 
@@ -473,10 +472,3 @@ class ExprLowerer:
     def _ConstructorCall(self, e: ast.ConstructorCall) -> Val:
         return Val(None, ref=("construct", e))
 
-
-def scalar_width(t: P4Type) -> int:
-    return bit_width(t)
-
-
-def is_header_like(t: P4Type | None) -> bool:
-    return isinstance(t, (HeaderT, UnionT, StackT))

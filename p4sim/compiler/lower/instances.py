@@ -13,7 +13,7 @@ from p4sim.compiler.lower.naming import cp_extras, qualified
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.v1model import enum_member
 from p4sim.compiler.semantic.scope import DeclBinding, Scope
-from p4sim.compiler.semantic.types import ExternT, bit_width
+from p4sim.compiler.semantic.types import bit_width
 
 _COUNTER_UNITS = {"packets": "PACKETS", "bytes": "BYTES", "packets_and_bytes": "BOTH"}
 _METER_UNITS = {"packets": "PACKETS", "bytes": "BYTES"}

@@ -14,10 +14,10 @@ from p4sim.compiler.lower.deparser import lower_deparser
 from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly
 from p4sim.compiler.lower.naming import annotation, cp_extras, string_arg
 from p4sim.compiler.lower.parsers import lower_parser
-from p4sim.compiler.lower.storage import HeaderRef, StructRef, leaves
+from p4sim.compiler.lower.storage import HeaderRef, StructRef
 from p4sim.compiler.semantic.scope import DeclBinding, GlobalInfo, Scope, build_global_scope
 from p4sim.compiler.semantic.types import (
-    BitsT, FieldT, HeaderT, StackT, StructT, UnionT, bit_width)
+    BitsT, FieldT, HeaderT, StructT, bit_width)
 
 V1SWITCH_ROLES = ("parser", "verify_checksum", "ingress", "egress", "compute_checksum",
                   "deparser")

@@ -12,14 +12,14 @@ from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.context import Lowering
-from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly
+from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.storage import (
     DynFieldRef, DynHeaderRef, FieldRef, HeaderRef, ParamRef, StackRef, StructRef, UnionRef)
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.values import Val
-from p4sim.compiler.semantic.scope import ConstBinding, Scope, declare_constant
+from p4sim.compiler.semantic.scope import Scope, declare_constant
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StackT, StructT, TupleT, UnionT)
+    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StackT, StructT, UnionT)
 
 
 class StatementLowerer:

@@ -15,7 +15,7 @@ from p4sim.compiler.lower.context import ExternObj, Lowering, TableObj
 from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.naming import annotation, cp_annotations, cp_extras, qualified
 from p4sim.compiler.lower.statements import StatementLowerer
-from p4sim.compiler.lower.storage import FieldRef, HeaderRef, ParamRef
+from p4sim.compiler.lower.storage import FieldRef, ParamRef
 from p4sim.compiler.lower.text import expr_text, source_info
 from p4sim.compiler.semantic.scope import DeclBinding, Scope
 from p4sim.compiler.semantic.types import BitsT, BoolT, EnumT, ErrorT, bit_width
@@ -194,13 +194,11 @@ class TableLowering:
             ids[action.name] = (action, decl)
             actions.append(action)
             scope = "TABLE_AND_DEFAULT"
-            annotations = ref.annotations + decl.annotations
             if annotation(ref.annotations, "defaultonly"):
                 scope = "DEFAULT_ONLY"
             elif annotation(ref.annotations, "tableonly"):
                 scope = "TABLE_ONLY"
             refs.append(ActionRefInfo(action.name, scope, cp_annotations(ref.annotations)))
-            del annotations
         return actions, refs, ids
 
     def _action_data(self, ref: ast.ActionRef, decl: ast.ActionDecl) -> list[str]:

@@ -1,8 +1,6 @@
 """The v1model architecture's externs and packet methods as BMv2 primitives."""
 from __future__ import annotations
 
-from typing import Any
-
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import ir
@@ -11,11 +9,11 @@ from p4sim.compiler.lower.arguments import bind_arguments
 from p4sim.compiler.lower.context import ExternObj, PacketRef
 from p4sim.compiler.lower.expressions import StackMember
 from p4sim.compiler.lower.storage import (
-    DynFieldRef, FieldRef, HeaderRef, ParamRef, StackRef, StructRef, UnionRef, leaves)
+    DynFieldRef, FieldRef, HeaderRef, StructRef, leaves)
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.values import Val
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StructT, TupleT, VarbitT, bit_width)
+    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, StructT, VarbitT, bit_width)
 
 
 def enum_member(val: Val, enum_name: str, span: SourceSpan) -> str:

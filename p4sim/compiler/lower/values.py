@@ -7,7 +7,7 @@ from typing import Any
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, EnumT, ErrorT, IntT, P4Type, bit_width)
+    BitsT, BoolT, EnumT, ErrorT, P4Type, bit_width)
 
 
 @dataclass
@@ -57,6 +57,3 @@ class Val:
 def const_val(value: Any, t: P4Type) -> Val:
     return Val(t, const=value)
 
-
-def int_type(t: P4Type | None) -> bool:
-    return isinstance(t, (BitsT, IntT))
