@@ -12,8 +12,10 @@ import traceback
 from typing import Sequence
 
 from p4sim.compiler.errors import CompileError
+from p4sim.compiler.p4info.errors import P4InfoError
 
 EXIT_OK, EXIT_PROGRAM_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+P4INFO_EXTENSIONS = (".txtpb", ".txt", ".bin", ".json")
 
 
 class _UsageError(Exception):
@@ -68,6 +70,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if output is None:
         output = os.path.splitext(os.path.basename(args.program))[0] + ".json"
     p4info_paths = [p for p in args.p4runtime_files.split(",") if p]
+    bad = [p for p in p4info_paths if not p.endswith(P4INFO_EXTENSIONS)]
+    if bad:
+        print(f"p4sim-compile: error: cannot tell the P4Info format of '{bad[0]}' (use "
+              f"{', '.join(P4INFO_EXTENSIONS)})", file=sys.stderr)
+        return EXIT_USAGE
     try:
         from p4sim.compiler.driver import compile_program, write_outputs
         result = compile_program(args.program, args.include_dirs, defines)
@@ -77,6 +84,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_outputs(result, output, p4info_paths)
     except CompileError as error:
         print(error.render(), file=sys.stderr)
+        return EXIT_PROGRAM_ERROR
+    except P4InfoError as error:
+        print(f"{args.program}: error: {error}", file=sys.stderr)
         return EXIT_PROGRAM_ERROR
     except Exception as error:  # noqa: BLE001 - any crash here is a compiler bug
         if os.environ.get("P4SIM_DEBUG") == "1":

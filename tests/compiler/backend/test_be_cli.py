@@ -56,3 +56,22 @@ def test_warnings_are_printed_and_can_be_disabled(tmp_path: Path, capsys) -> Non
     assert ": warning: " in capsys.readouterr().err
     assert main([str(src), "--Wdisable", "-o", str(tmp_path / "w.json")]) == EXIT_OK
     assert capsys.readouterr().err == ""
+
+
+def test_unknown_p4info_extension_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    code = main([str(REFERENCE / "p4" / "l3_lpm.p4"), "-o", str(tmp_path / "x.json"),
+                 "--p4runtime-files", str(tmp_path / "x.yaml")])
+    assert code == EXIT_USAGE
+    assert "x.yaml" in capsys.readouterr().err
+
+
+def test_conflicting_ids_are_a_program_error(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "ids.p4"
+    src.write_text((REFERENCE / "p4" / "l3_lpm.p4").read_text()
+                   .replace("action drop()", "@id(0x01000001) action drop()")
+                   .replace("action forward(", "@id(0x01000001) action forward("))
+    code = main([str(src), "-o", str(tmp_path / "x.json"),
+                 "--p4runtime-files", str(tmp_path / "x.txtpb")])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert err.startswith(f"{src}: error: ") and "Traceback" not in err
