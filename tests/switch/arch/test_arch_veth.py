@@ -11,12 +11,17 @@ import time
 import pytest
 
 from p4sim.switch.control_channel import ControlClient
+from p4sim.switch.netns import Netns, can_run, receive
 from p4sim.switch.pcap import read_pcap
 
 from sa_helpers import P4C_OUT, PROBE, REFERENCE, hop_of, plain, priority_program
-from sa_netns import Netns, can_run, receive
 
 pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
+
+
+def private_netns(tag: str, ports: list[int]) -> Netns:
+    """This helper's namespaces are named sa-<pid>-<tag>."""
+    return Netns(f"sa-{os.getpid()}-{tag}", ports)
 
 
 def stf_pairs(name: str) -> list[tuple[int, bytes, int | None, bytes | None]]:
@@ -53,7 +58,7 @@ def l3_routes(client: ControlClient) -> None:
 
 
 def test_forwarding_through_interfaces_matches_bmv2(tmp_path):
-    with Netns("fwd", [1, 2, 3, 4]) as ns:
+    with private_netns("fwd", [1, 2, 3, 4]) as ns:
         switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "-i", "3@s3", "-i", "4@s4",
                                   str(P4C_OUT / "l3_lpm.json"), "--no-grpc"])
         assert "ports 1@s1,2@s2,3@s3,4@s4" in switch.ready_line
@@ -75,7 +80,7 @@ def test_forwarding_through_interfaces_matches_bmv2(tmp_path):
 
 def test_bad_frames_never_stall_other_ports():
     _in, good, _out, expected = stf_pairs("l3_lpm")[0]
-    with Netns("bad", [1, 2, 3]) as ns:
+    with private_netns("bad", [1, 2, 3]) as ns:
         switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "-i", "3@s3",
                                   str(P4C_OUT / "l3_lpm.json"), "--no-grpc"])
         with control(ns) as client:
@@ -98,7 +103,7 @@ def test_bad_frames_never_stall_other_ports():
 
 
 def test_queue_held_at_known_rate_shows_depth_and_delay():
-    with Netns("queue", [1, 2]) as ns:
+    with private_netns("queue", [1, 2]) as ns:
         switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "--no-grpc",
                                   str(P4C_OUT / "stack_and_queues.json")])
         with control(ns) as client:
@@ -122,7 +127,7 @@ def test_queue_held_at_known_rate_shows_depth_and_delay():
 def test_higher_priority_drains_first(tmp_path):
     program = tmp_path / "priority.json"
     program.write_text(json.dumps(priority_program()))
-    with Netns("prio", [1, 2]) as ns:
+    with private_netns("prio", [1, 2]) as ns:
         switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", str(program), "--",
                                   "--no-grpc", "--priority-queues", "2"])
         with control(ns) as client:
@@ -140,7 +145,7 @@ def test_higher_priority_drains_first(tmp_path):
 
 def test_pcap_files_and_clean_sigterm(tmp_path):
     _in, good, _out, expected = stf_pairs("l3_lpm")[0]
-    with Netns("pcap", [1, 2]) as ns:
+    with private_netns("pcap", [1, 2]) as ns:
         switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "--pcap", str(tmp_path),
                                   str(P4C_OUT / "l3_lpm.json"), "--no-grpc"])
         with control(ns) as client:
@@ -159,7 +164,7 @@ def test_pcap_files_and_clean_sigterm(tmp_path):
 
 
 def test_missing_interface_is_a_clear_error():
-    with Netns("noif", [1]) as ns:
+    with private_netns("noif", [1]) as ns:
         with pytest.raises(Exception, match="cannot bind interface 'nosuch0'"):
             ns.start_switch(["-i", "1@s1", "-i", "2@nosuch0", "--no-p4", "--no-grpc"],
                             timeout=20)
@@ -168,6 +173,6 @@ def test_missing_interface_is_a_clear_error():
 def test_garbage_json_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"__meta__": {"version": [9, 0]}}')
-    with Netns("badjson", [1]) as ns:
+    with private_netns("badjson", [1]) as ns:
         with pytest.raises(Exception, match="unsupported BMv2 JSON major version 9"):
             ns.start_switch(["-i", "1@s1", str(bad), "--no-grpc"], timeout=20)

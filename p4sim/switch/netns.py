@@ -1,10 +1,10 @@
-"""Private network namespaces for the switch architecture's veth tests (root only).
+"""Private network namespaces with veth pairs, for veth tests and benchmarks (root).
 
-Each test makes its own namespace `sa-<pid>-<tag>` holding veth pairs `sN` (switch
-side) / `hN` (host side), runs p4sim-switch inside it with `ip netns exec`, and talks
-to it through sockets opened from a short-lived thread that joined the namespace with
-setns(2): network namespaces are per thread, so the test process itself never moves.
-Everything is deleted on exit, also on failure.
+A `Netns` holds veth pairs `sN` (switch side) / `hN` (host side) for each port N,
+runs p4sim-switch inside with `ip netns exec`, and reaches into the namespace through
+sockets opened from a short-lived thread that joined it with setns(2): network
+namespaces are per thread, so the calling process itself never moves.  Everything
+is deleted on exit, also on failure.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ def can_run() -> bool:
 class Netns:
     """A namespace with `ports` veth pairs; a context manager that always cleans up."""
 
-    def __init__(self, tag: str, ports: list[int]) -> None:
-        self.name = f"sa-{os.getpid()}-{tag}"
+    def __init__(self, name: str, ports: list[int]) -> None:
+        self.name = name
         self.ports = list(ports)
         self._processes: list[subprocess.Popen] = []
 
