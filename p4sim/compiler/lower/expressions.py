@@ -313,6 +313,9 @@ class ExprLowerer:
             if side.type is None:
                 raise CompileError(e.span, f"operator '{op}' needs values")
         operand, result = ops.binary_result_type(op, left.type, right.type, e.span)  # type: ignore[arg-type]
+        if not isinstance(operand, (BitsT, IntT, BoolT, EnumT, ErrorT)):
+            raise CompileError(e.span, f"operator '{op}' on {operand.describe()} values is not "
+                               "supported by this target")
         if op in ("<<", ">>") and isinstance(left.type, IntT) and not right.is_const:
             raise CompileError(e.span, "shifting an int constant needs a constant amount")
         if left.is_const and right.is_const:
