@@ -1,7 +1,6 @@
 """fabric.p4 compiles with our compiler, without warnings, and exposes the P4Runtime
 names that the controller, the PTF tests and p4src/README.md rely on."""
-import importlib.util
-import shutil
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -49,14 +48,21 @@ def test_front_end_parses_fabric():
     assert program.declarations
 
 
+def compiler_command() -> list[str]:
+    """The compiler the Makefile selected (TARGET=p4sim: p4sim-compile; TARGET=bmv2:
+    p4c-bm2-ss), so the same test checks whichever toolchain is in use."""
+    chosen = os.environ.get("P4C")
+    if chosen:
+        return [chosen]
+    return [sys.executable, "-m", "p4sim.compiler.cli"]
+
+
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
-    if importlib.util.find_spec("p4sim.compiler.cli") is None:
-        pytest.skip("p4sim-compile back end (p4sim.compiler.cli) not in this tree yet")
     out = tmp_path_factory.mktemp("fabric")
     json_path, p4info_path = out / "fabric.json", out / "fabric.p4info.txtpb"
     proc = subprocess.run(
-        [sys.executable, "-m", "p4sim.compiler.cli", "-o", str(json_path),
+        [*compiler_command(), "--arch", "v1model", "-o", str(json_path),
          "--p4runtime-files", str(p4info_path), str(FABRIC)],
         capture_output=True, text=True, timeout=600)
     return proc, json_path, p4info_path
@@ -65,7 +71,11 @@ def compiled(tmp_path_factory):
 def test_compiles_without_warnings(compiled):
     proc, json_path, _ = compiled
     assert proc.returncode == 0, proc.stderr
-    assert "warning" not in proc.stderr.lower(), proc.stderr
+    # p4c 1.2.4.8 warns about default actions of every action-selector table; nothing
+    # else may warn.
+    warnings = [line for line in proc.stderr.splitlines() if "warning" in line.lower()
+                and "due to action profile" not in line]
+    assert not warnings, proc.stderr
     assert json_path.stat().st_size > 0
 
 
@@ -82,15 +92,3 @@ def test_p4info_names_the_configurable_objects(compiled):
     assert {"FabricParser.int_dscps"} <= {v.preamble.name for v in info.value_sets}
     headers = {h.preamble.name for h in info.controller_packet_metadata}
     assert headers == {"packet_in", "packet_out"}
-
-
-@pytest.mark.skipif(shutil.which("p4c-bm2-ss") is None, reason="real p4c not installed")
-def test_real_p4c_accepts_fabric_without_warnings(tmp_path):
-    proc = subprocess.run(
-        ["p4c-bm2-ss", "--arch", "v1model", "-o", str(tmp_path / "f.json"),
-         "--p4runtime-files", str(tmp_path / "f.p4info.txtpb"), str(FABRIC)],
-        capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    lines = [line for line in proc.stderr.splitlines() if "warning" in line.lower()
-             and "due to action profile" not in line]
-    assert not lines, proc.stderr
