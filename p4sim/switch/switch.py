@@ -257,8 +257,9 @@ class Switch:
                 except BlockingIOError:
                     pass
                 continue
-            for frame in raw.receive_batch():
-                self._ingress(raw.port, frame)
+            frames = raw.receive_batch()
+            if frames:
+                self._ingress_frames(raw.port, frames)
         for _ in range(INGRESS_BATCH):
             if self._internal:
                 port, data, instance_type, preserved = self._internal.popleft()
@@ -299,6 +300,29 @@ class Switch:
                 return
             pipeline.ingress(port, data, instance_type, preserved)
             self._drain()
+
+    def _ingress_frames(self, port: int, frames: list[bytes]) -> None:
+        """Frames read from one port's socket, under one lock acquisition."""
+        with self._config_lock:
+            pipeline = self._pipeline
+            self.stats.rx[port] += len(frames)
+            pcap = self._pcaps_in.get(port)
+            if pipeline is None:
+                self.stats.no_program_drops += len(frames)
+            tm = self._tm
+            for data in frames:
+                if pcap is not None:
+                    pcap.write(data)
+                if pipeline is None:
+                    continue
+                try:
+                    pipeline.ingress(port, data)
+                    if tm.total:
+                        self._drain()
+                except Exception:  # one bad packet must not cost the rest of the batch
+                    self.stats.pipeline_errors += 1
+                    log.exception("dataplane error on a packet from port %d: %s",
+                                  port, data[:64].hex())
 
     def _drain(self) -> None:
         """Run egress for every packet whose departure time has come (lock held)."""

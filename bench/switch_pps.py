@@ -1,0 +1,206 @@
+"""Packets per second and latency of p4sim-switch on real interfaces (root).
+
+A private namespace holds veth pairs s1/h1 and s2/h2; p4sim-switch runs in it with the
+l3_lpm reference program (or --program/--commands); a traffic generator in a separate
+process sends IPv4/UDP frames into h1 at a paced rate, each carrying a sequence number
+and its send time (CLOCK_MONOTONIC, shared by all processes); this process receives on
+h2 and reports, per offered rate, the delivered rate, the loss and the latency
+percentiles.
+
+  python bench/switch_pps.py [--rates 10000,20000,30000,40000] [--seconds 2]
+                             [--latency-rate 2000] [--program JSON --commands FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from p4sim.switch.control_channel import ControlClient
+from p4sim.switch.netns import PACKET_OUTGOING, Netns, can_run
+
+REFERENCE_JSON = Path("/work/shared/reference/p4c-out/l3_lpm.json")
+L3_COMMANDS = ["table_add ipv4_lpm forward 10.0.0.0/8 => 2 0x0a0b 0x0c0d"]
+STAMP = struct.Struct("!IQ")          # sequence number, send time (ns)
+PAYLOAD_LEN = 18                      # 64-byte frames: 14 + 20 + 8 + 18 + 4 pad
+
+
+def ipv4_checksum(header: bytes) -> int:
+    total = sum(struct.unpack(f"!{len(header) // 2}H", header))
+    while total >> 16:
+        total = (total & 0xFFFF) + (total >> 16)
+    return ~total & 0xFFFF
+
+
+def frame_template() -> bytes:
+    """Ethernet/IPv4/UDP to 10.1.2.3 with room for the stamp at the end."""
+    udp_len = 8 + PAYLOAD_LEN
+    ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + udp_len, 1, 0, 64, 17, 0,
+                               bytes([192, 168, 1, 10]), bytes([10, 1, 2, 3])))
+    ip[10:12] = struct.pack("!H", ipv4_checksum(bytes(ip)))
+    udp = struct.pack("!HHHH", 1234, 80, udp_len, 0)
+    eth = bytes.fromhex("000000000001" "000000000002" "0800")
+    return eth + bytes(ip) + udp + bytes(PAYLOAD_LEN)
+
+
+# -- generator process -----------------------------------------------------------------
+def generate(iface: str, rate: float, count: int, first_seq: int) -> None:
+    """Send `count` stamped frames at `rate` pps, in 1 ms bursts (runs in the netns)."""
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    sock.bind((iface, 0))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+    template = bytearray(frame_template())
+    stamp_at = len(template) - STAMP.size
+    per_burst = max(1, int(rate / 1000))
+    interval_ns = int(per_burst * 1e9 / rate)
+    next_burst = time.monotonic_ns()
+    sent = 0
+    while sent < count:
+        for _ in range(min(per_burst, count - sent)):
+            STAMP.pack_into(template, stamp_at, first_seq + sent, time.monotonic_ns())
+            try:
+                sock.send(template)
+            except BlockingIOError:
+                continue
+            sent += 1
+        next_burst += interval_ns
+        delay = next_burst - time.monotonic_ns()
+        if delay > 0:
+            time.sleep(delay / 1e9)       # pacing to the offered rate
+    sock.close()
+
+
+# -- receiver ----------------------------------------------------------------------------
+@dataclass
+class Phase:
+    offered: float
+    sent: int
+    received: int
+    rx_pps: float
+    latencies_us: list[float]
+
+    def percentile(self, q: float) -> float:
+        if not self.latencies_us:
+            return float("nan")
+        ordered = sorted(self.latencies_us)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Receiver:
+    """Counts stamped frames on a socket; one thread, started per phase."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.sock.settimeout(0.2)
+        self.stamp_at = len(frame_template()) - STAMP.size
+
+    def run(self, first_seq: int, count: int, idle_timeout: float) -> tuple[int, float, list[float]]:
+        received = 0
+        first = last = 0
+        latencies: list[float] = []
+        deadline = time.monotonic() + idle_timeout
+        while received < count and time.monotonic() < deadline:
+            try:
+                data, address = self.sock.recvfrom(2048)
+            except socket.timeout:
+                continue
+            now = time.monotonic_ns()
+            if address[2] == PACKET_OUTGOING or len(data) < self.stamp_at + STAMP.size:
+                continue
+            seq, sent_ns = STAMP.unpack_from(data, self.stamp_at)
+            if not first_seq <= seq < first_seq + count:
+                continue
+            received += 1
+            first = first or now
+            last = now
+            latencies.append((now - sent_ns) / 1000)
+            deadline = time.monotonic() + 1.0
+        rate = (received - 1) / ((last - first) / 1e9) if received > 1 and last > first else 0.0
+        return received, rate, latencies
+
+
+def run_phase(ns: Netns, receiver: Receiver, rate: float, seconds: float,
+              first_seq: int) -> Phase:
+    count = int(rate * seconds)
+    result: dict = {}
+    thread = threading.Thread(target=lambda: result.update(
+        zip(("received", "rate", "lat"), receiver.run(first_seq, count, seconds + 5))))
+    thread.start()
+    generator = subprocess.run(
+        ["ip", "netns", "exec", ns.name, sys.executable, __file__, "--generate", "h1",
+         str(rate), str(count), str(first_seq)], capture_output=True, text=True)
+    thread.join()
+    if generator.returncode != 0:
+        raise RuntimeError(f"generator failed: {generator.stderr}")
+    return Phase(rate, count, result["received"], result["rate"], result["lat"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rates", default="10000,20000,30000,40000,50000",
+                        help="offered rates to try, packets/s, comma separated")
+    parser.add_argument("--seconds", type=float, default=2.0, help="length of each phase")
+    parser.add_argument("--latency-rate", type=float, default=2000,
+                        help="light load for the latency figures, packets/s")
+    parser.add_argument("--program", type=Path, default=REFERENCE_JSON)
+    parser.add_argument("--commands", type=Path, default=None,
+                        help="p4sim-cli commands to program the tables (default: l3_lpm route)")
+    parser.add_argument("--generate", nargs=4, metavar=("IFACE", "PPS", "COUNT", "SEQ"),
+                        help=argparse.SUPPRESS)
+    options = parser.parse_args(argv)
+    if options.generate:
+        iface, rate, count, seq = options.generate
+        generate(iface, float(rate), int(count), int(seq))
+        return 0
+    if not can_run():
+        print("switch_pps: needs root and `ip netns`", file=sys.stderr)
+        return 2
+    commands = (options.commands.read_text().splitlines() if options.commands
+                else L3_COMMANDS)
+    with Netns(f"sa-bench-{os.getpid()}", [1, 2]) as ns:
+        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", str(options.program),
+                                  "--no-grpc"])
+        with ControlClient.from_socket(ns.tcp_connect(9090)) as client:
+            for line in commands:
+                words = line.split()
+                if words and words[0] == "table_add":
+                    cut = words.index("=>")
+                    client.call("table_add", table=words[1], action=words[2],
+                                keys=words[3:cut], args=words[cut + 1:])
+            receiver = Receiver(ns.host_socket(2))
+            print(f"p4sim-switch {options.program.name}, 64-byte frames, veth, "
+                  f"{os.cpu_count()} CPUs")
+            print(f"{'offered pps':>12} {'delivered pps':>14} {'loss %':>7} "
+                  f"{'p50 us':>8} {'p99 us':>8}")
+            seq = 0
+            best = sustained = 0.0
+            rates = [options.latency_rate] + [float(r) for r in options.rates.split(",")]
+            for rate in rates:
+                phase = run_phase(ns, receiver, rate, options.seconds, seq)
+                seq += phase.sent
+                loss = 100.0 * (phase.sent - phase.received) / phase.sent
+                if loss < 1.0:
+                    best = max(best, phase.rx_pps)
+                    if phase.percentile(0.5) < 10_000:
+                        sustained = max(sustained, rate)
+                print(f"{rate:12.0f} {phase.rx_pps:14.0f} {loss:7.2f} "
+                      f"{phase.percentile(0.5):8.0f} {phase.percentile(0.99):8.0f}",
+                      flush=True)
+            stats = client.call("stats")
+        status, err = switch.terminate()
+    print(f"highest offered rate sustained (loss < 1%, p50 < 10 ms): {sustained:.0f} pps; "
+          f"highest delivered rate: {best:.0f} pps (target 30000)")
+    print(f"switch pipeline errors {stats['pipeline_errors']}, exit status {status}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
