@@ -125,7 +125,21 @@ class SwitchProcess:
 
     def __init__(self, process: subprocess.Popen, timeout: float) -> None:
         self.process = process
+        self._stderr = bytearray()
+        # Drain stderr all along: a full pipe would block the switch's logging.
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
         self.ready_line = self._wait_ready(timeout)
+
+    def _read_stderr(self) -> None:
+        stream = self.process.stderr
+        assert stream is not None
+        for chunk in iter(lambda: stream.read1(65536), b""):
+            self._stderr += chunk
+
+    @property
+    def stderr(self) -> str:
+        return self._stderr.decode(errors="replace")
 
     def _wait_ready(self, timeout: float) -> str:
         deadline = time.monotonic() + timeout
@@ -141,19 +155,21 @@ class SwitchProcess:
             if line.startswith("p4sim-switch ready"):
                 return line.strip()
         self.process.kill()
-        _out, err = self.process.communicate(timeout=10)
-        raise NetnsError(f"p4sim-switch not ready within {timeout}s: {err.decode()[-2000:]}")
+        self.process.wait(10)
+        self._stderr_reader.join(10)
+        raise NetnsError(f"p4sim-switch not ready within {timeout}s: {self.stderr[-2000:]}")
 
     def terminate(self, timeout: float = 15.0) -> tuple[int, str]:
         """SIGTERM, then wait; returns (exit status, stderr)."""
         self.process.send_signal(signal.SIGTERM)
         try:
-            _out, err = self.process.communicate(timeout=timeout)
+            self.process.wait(timeout)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            _out, err = self.process.communicate(timeout=10)
+            self.process.wait(10)
             raise NetnsError(f"p4sim-switch ignored SIGTERM for {timeout}s") from None
-        return self.process.returncode, err.decode()
+        self._stderr_reader.join(10)
+        return self.process.returncode, self.stderr
 
 
 def receive(sock: socket.socket, count: int, timeout: float) -> list[bytes]:

@@ -32,6 +32,8 @@ INSTANCE_RECIRC = 4
 INSTANCE_REPLICATION = 5
 INSTANCE_RESUBMIT = 6
 
+ERRORS_LOGGED_PER_SECOND = 10
+
 # One TM entry: (packet, packet_length register, clone-session truncation or 0).
 Queued = tuple[Any, int, int]
 
@@ -99,6 +101,8 @@ class V1ModelPipeline:
         self.std = std = _StdSlots(probe.layout)
         self._has_queueing = None not in (std.enq_timestamp, std.enq_qdepth,
                                           std.deq_timedelta, std.deq_qdepth)
+        self._log_window_ns = -(1 << 62)
+        self._logged = self._suppressed = 0
 
     def _set(self, pkt: Any, name: str, value: int) -> None:
         """Write one standard_metadata field if the program has it (cold paths)."""
@@ -275,7 +279,18 @@ class V1ModelPipeline:
 
     def _pipeline_error(self, stage: str, port: int, data: bytes | None,
                         cause: Any) -> None:
+        """Count every pipeline error; log them with the packet, at most a few a second
+        (a flood of bad packets must not turn into a flood of log lines)."""
         self.stats.pipeline_errors += 1
-        shown = f" packet {data[:64].hex()}{'...' if len(data) > 64 else ''}" if data else ""
-        log.error("pipeline error in %s (port %d): %s;%s dropped", stage, port, cause,
-                  shown or " packet")
+        now = self.host.now_ns()
+        if now - self._log_window_ns >= 1_000_000_000:
+            if self._suppressed:
+                log.error("%d more pipeline errors not logged", self._suppressed)
+            self._log_window_ns, self._logged, self._suppressed = now, 0, 0
+        if self._logged >= ERRORS_LOGGED_PER_SECOND:
+            self._suppressed += 1
+            return
+        self._logged += 1
+        shown = f"{data[:64].hex()}{'...' if len(data) > 64 else ''}" if data else "?"
+        log.error("pipeline error in %s (port %d), packet dropped: %s; packet %s",
+                  stage, port, cause, shown)

@@ -176,3 +176,13 @@ def test_garbage_json_is_a_clear_error(tmp_path):
     with private_netns("badjson", [1]) as ns:
         with pytest.raises(Exception, match="unsupported BMv2 JSON major version 9"):
             ns.start_switch(["-i", "1@s1", str(bad), "--no-grpc"], timeout=20)
+
+
+def test_p4runtime_server_starts_by_default_and_stops_on_sigterm():
+    with private_netns("grpc", [1]) as ns:
+        switch = ns.start_switch(["-i", "1@s1", "--no-p4", "--",
+                                  "--grpc-server-addr", "127.0.0.1:50051", "--cpu-port", "255"])
+        assert "grpc 127.0.0.1:50051" in switch.ready_line
+        ns.tcp_connect(50051).close()          # the server listens once "ready" is printed
+        status, err = switch.terminate()
+        assert status == 0, err
