@@ -67,6 +67,20 @@ def _handlers(switch: Any) -> dict[str, Callable[..., Any]]:
     def table_set_default(table: str, action: str, args: list[str]) -> None:
         table_commands.table_set_default(runtime(), table, action, args)
 
+    def table_indirect_add(table: str, keys: list[str], args: list[str],
+                           with_group: bool = False) -> int:
+        return table_commands.table_indirect_add_request(runtime(), table, keys, args,
+                                                         with_group)
+
+    def act_prof_create_member(profile: str, action: str, args: list[str]) -> int:
+        return table_commands.act_prof_create_member(runtime(), profile, action, args)
+
+    def act_prof_create_group(profile: str) -> int:
+        return table_commands.act_prof_create_group(runtime(), profile)
+
+    def act_prof_add_member_to_group(profile: str, member: str, group: str) -> None:
+        table_commands.act_prof_add_member_to_group(runtime(), profile, member, group)
+
     def mirroring_add(session: int, port: int) -> None:
         switch.pre.set_clone_session(_int(session, "session"),
                                      CloneSession(port=_int(port, "port")))
@@ -74,6 +88,10 @@ def _handlers(switch: Any) -> dict[str, Callable[..., Any]]:
     return {"set_queue_depth": set_queue_depth, "set_queue_rate": set_queue_rate,
             "show_ports": show_ports, "stats": stats, "queue_config": queue_config,
             "table_add": table_add, "table_set_default": table_set_default,
+            "table_indirect_add": table_indirect_add,
+            "act_prof_create_member": act_prof_create_member,
+            "act_prof_create_group": act_prof_create_group,
+            "act_prof_add_member_to_group": act_prof_add_member_to_group,
             "mirroring_add": mirroring_add, "ping": lambda: "pong"}
 
 

@@ -6,6 +6,8 @@
   p4sim-cli [--thrift-port N] table_add TABLE ACTION KEY... => ARG... [PRIORITY]
   p4sim-cli [--thrift-port N] table_set_default TABLE ACTION [ARG...]
   p4sim-cli [--thrift-port N] mirroring_add SESSION PORT
+  p4sim-cli [--thrift-port N] act_prof_create_member|act_prof_create_group|
+            act_prof_add_member_to_group|table_indirect_add[_with_group] ...
 Without a command, commands are read one per line from standard input, as
 `echo "set_queue_rate 100 1" | simple_switch_CLI` does.
 """
@@ -28,6 +30,12 @@ USAGE = {
     "table_add": "table_add TABLE ACTION KEY... => ARG... [PRIORITY]",
     "table_set_default": "table_set_default TABLE ACTION [ARG...]",
     "mirroring_add": "mirroring_add SESSION PORT",
+    "table_indirect_add": "table_indirect_add TABLE KEY... => MEMBER [PRIORITY]",
+    "table_indirect_add_with_group":
+        "table_indirect_add_with_group TABLE KEY... => GROUP [PRIORITY]",
+    "act_prof_create_member": "act_prof_create_member PROFILE ACTION [ARG...]",
+    "act_prof_create_group": "act_prof_create_group PROFILE",
+    "act_prof_add_member_to_group": "act_prof_add_member_to_group PROFILE MEMBER GROUP",
 }
 
 
@@ -61,6 +69,28 @@ def run_command(client: ControlClient, words: Sequence[str]) -> str:
             raise ControlError(str(exc)) from None
         handle = client.call("table_add", **request)
         return f"Entry has been added with handle {handle}"
+    if cmd in ("table_indirect_add", "table_indirect_add_with_group"):
+        if len(args) < 3 or "=>" not in args:
+            raise ControlError(f"usage: {USAGE[cmd]}")
+        cut = args.index("=>")
+        handle = client.call("table_indirect_add", table=args[0], keys=args[1:cut],
+                             args=args[cut + 1:],
+                             with_group=cmd == "table_indirect_add_with_group")
+        return f"Entry has been added with handle {handle}"
+    if cmd == "act_prof_create_member":
+        if len(args) < 2:
+            raise ControlError(f"usage: {USAGE[cmd]}")
+        handle = client.call(cmd, profile=args[0], action=args[1], args=args[2:])
+        return f"Member has been created with handle {handle}"
+    if cmd == "act_prof_create_group":
+        if len(args) != 1:
+            raise ControlError(f"usage: {USAGE[cmd]}")
+        return f"Group has been created with handle {client.call(cmd, profile=args[0])}"
+    if cmd == "act_prof_add_member_to_group":
+        if len(args) != 3:
+            raise ControlError(f"usage: {USAGE[cmd]}")
+        client.call(cmd, profile=args[0], member=args[1], group=args[2])
+        return ""
     if cmd == "table_set_default":
         if len(args) < 2:
             raise ControlError(f"usage: {USAGE[cmd]}")

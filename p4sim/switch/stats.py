@@ -33,8 +33,11 @@ class SwitchStats:
     def as_dict(self) -> dict:
         """JSON-friendly snapshot (port keys become strings)."""
         out: dict = {}
-        for name, value in vars(self).items():
-            out[name] = ({str(k): v for k, v in sorted(value.items())}
-                         if isinstance(value, Counter) else value)
-        out["total_tail_drops"] = sum(self.tail_drops.values())
+        for name, value in list(vars(self).items()):
+            if isinstance(value, Counter):
+                snapshot = dict(value)   # one C-level copy: safe while the dataplane counts
+                out[name] = {str(k): v for k, v in sorted(snapshot.items())}
+            else:
+                out[name] = value
+        out["total_tail_drops"] = sum(out["tail_drops"].values())
         return out

@@ -2,6 +2,10 @@
 
   table_add TABLE ACTION KEY... => ARG... [PRIORITY]
   table_set_default TABLE ACTION ARG...
+  table_indirect_add[_with_group] TABLE KEY... => MEMBER|GROUP [PRIORITY]
+  act_prof_create_member PROFILE ACTION ARG...
+  act_prof_create_group PROFILE
+  act_prof_add_member_to_group PROFILE MEMBER GROUP
 Keys by match kind: exact `V`, lpm `V/LEN`, ternary `V&&&MASK`, range `LO->HI`,
 optional `V` or `*`, valid `0|1`.  Values: decimal, 0x hex, MAC `aa:bb:..`, IPv4
 `a.b.c.d`.  TABLE and ACTION are JSON names or an unambiguous last component
@@ -130,12 +134,50 @@ def table_add_request(runtime: Any, table: str, action: str, keys: list[str],
                       args: list[str]) -> int:
     """Switch side of table_add: splits a trailing priority off the arguments."""
     table_name = resolve(table, runtime.tables, "table")
-    runtime_table = runtime.tables[table_name]
-    kinds = {f.match_kind for f in runtime_table.key_spec}
-    priority = None
-    if kinds & {"ternary", "range", "optional"}:
-        if not args:
-            raise CommandError(f"table {table_name} needs a priority after the arguments")
-        priority = int(args[-1], 0)
-        args = args[:-1]
+    args, priority = _split_priority(runtime.tables[table_name], args)
     return table_add(runtime, table_name, action, keys, args, priority)
+
+
+def _split_priority(runtime_table: Any, args: list[str]) -> tuple[list[str], int | None]:
+    kinds = {f.match_kind for f in runtime_table.key_spec}
+    if not kinds & {"ternary", "range", "optional"}:
+        return args, None
+    if not args:
+        raise CommandError(f"table {runtime_table.name} needs a priority after the arguments")
+    return args[:-1], parse_value(args[-1], 32, "priority")
+
+
+def table_indirect_add_request(runtime: Any, table: str, keys: list[str], args: list[str],
+                               with_group: bool) -> int:
+    """table_indirect_add(_with_group): an entry pointing at a member or a group."""
+    table_name = resolve(table, runtime.tables, "table")
+    runtime_table = runtime.tables[table_name]
+    args, priority = _split_priority(runtime_table, args)
+    if len(args) != 1:
+        raise CommandError(f"expected one {'group' if with_group else 'member'} handle "
+                           f"after =>, got {args}")
+    spec = runtime_table.key_spec
+    if len(keys) != len(spec):
+        raise CommandError(f"table {table_name} has {len(spec)} key field(s), got {len(keys)}")
+    params = [parse_key(text, field) for text, field in zip(keys, spec)]
+    handle = parse_value(args[0], 32, "handle")
+    if with_group:
+        return runtime_table.add_indirect_entry(params, group=handle, priority=priority or 0)
+    return runtime_table.add_indirect_entry(params, member=handle, priority=priority or 0)
+
+
+def act_prof_create_member(runtime: Any, profile: str, action: str, args: list[str]) -> int:
+    prof = runtime.action_profiles[resolve(profile, runtime.action_profiles, "action profile")]
+    name = resolve(action, prof.actions, f"action of {prof.name}")
+    values = [parse_value(text, 4096, f"action argument {i}") for i, text in enumerate(args)]
+    return prof.add_member(name, values)
+
+
+def act_prof_create_group(runtime: Any, profile: str) -> int:
+    return runtime.action_profiles[
+        resolve(profile, runtime.action_profiles, "action profile")].create_group()
+
+
+def act_prof_add_member_to_group(runtime: Any, profile: str, member: str, group: str) -> None:
+    prof = runtime.action_profiles[resolve(profile, runtime.action_profiles, "action profile")]
+    prof.add_member_to_group(parse_value(group, 32, "group"), parse_value(member, 32, "member"))

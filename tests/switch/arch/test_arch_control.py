@@ -119,3 +119,38 @@ def test_table_commands_over_cli(capsys):
         assert "unknown table 'nope'" in capsys.readouterr().err
     finally:
         server.stop()
+
+
+def test_action_selector_commands(capsys):
+    from sa_helpers import reference_json
+    switch = Switch()
+    switch.load_program(reference_json("multipath"))
+    server = ControlServer(switch, port=0)
+    server.start()
+    try:
+        runtime = switch.runtime
+        profile = next(iter(runtime.action_profiles))
+        indirect = next(n for n, t in runtime.tables.items()
+                        if getattr(t, "profile", None) is not None)
+        action = next(iter(runtime.action_profiles[profile].actions))
+        n_params = len(runtime.action_profiles[profile].action_params(action))
+        base = ["--thrift-port", str(server.port)]
+        args = ["1"] * n_params
+        assert control_cli.main(base + ["act_prof_create_member", profile, action, *args]) == 0
+        assert control_cli.main(base + ["act_prof_create_member", profile, action, *args]) == 0
+        assert control_cli.main(base + ["act_prof_create_group", profile]) == 0
+        out = capsys.readouterr().out
+        assert "Member has been created with handle 1" in out
+        assert "Group has been created with handle 0" in out
+        assert control_cli.main(base + ["act_prof_add_member_to_group", profile, "1", "0"]) == 0
+        keys = ["1"] * len(runtime.tables[indirect].key_spec)
+        assert control_cli.main(base + ["table_indirect_add_with_group", indirect, *keys,
+                                        "=>", "0"]) == 0
+        entries = runtime.tables[indirect].entries()
+        assert [e.group for e in entries] == [0]
+        other_keys = ["2"] * len(keys)
+        assert control_cli.main(base + ["table_indirect_add", indirect, *other_keys,
+                                        "=>", "7"]) == 1
+        assert "INVALID_MBR_HANDLE" in capsys.readouterr().err
+    finally:
+        server.stop()
