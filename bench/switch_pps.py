@@ -7,8 +7,9 @@ and its send time (CLOCK_MONOTONIC, shared by all processes); this process recei
 h2 and reports, per offered rate, the delivered rate, the loss and the latency
 percentiles.
 
-  python bench/switch_pps.py [--rates 10000,20000,30000,40000] [--seconds 2]
-                             [--latency-rate 2000] [--program JSON --commands FILE]
+  python bench/switch_pps.py [--program l3_lpm|fabric|JSON [--commands FILE]]
+                             [--rates 10000,20000,30000,40000] [--seconds 2]
+                             [--latency-rate 2000]
 """
 
 from __future__ import annotations
@@ -25,10 +26,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p4sim.switch.control_channel import ControlClient
+from p4sim.switch.control_cli import run_command
 from p4sim.switch.netns import PACKET_OUTGOING, Netns, can_run
 
 REFERENCE_JSON = Path("/work/shared/reference/p4c-out/l3_lpm.json")
-L3_COMMANDS = ["table_add ipv4_lpm forward 10.0.0.0/8 => 2 0x0a0b 0x0c0d"]
+FABRIC_JSON = Path(__file__).resolve().parent.parent / "build" / "fabric.json"
+PROGRAMS = {
+    # name: (BMv2 JSON, p4sim-cli commands routing 10.0.0.0/8 to port 2)
+    "l3_lpm": (REFERENCE_JSON,
+               ["table_add ipv4_lpm forward 10.0.0.0/8 => 2 0x0a0b 0x0c0d"]),
+    "fabric": (FABRIC_JSON,
+               ["table_add routes set_group 0 10.0.0.0/8 => 1",
+                "act_prof_create_member multipath_selector forward 2 0x0c0d 0x0a0b 0",
+                "table_indirect_add next_hops 1 => 0"]),
+}
 STAMP = struct.Struct("!IQ")          # sequence number, send time (ns)
 PAYLOAD_LEN = 18                      # 64-byte frames: 14 + 20 + 8 + 18 + 4 pad
 
@@ -150,9 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="length of each phase")
     parser.add_argument("--latency-rate", type=float, default=2000,
                         help="light load for the latency figures, packets/s")
-    parser.add_argument("--program", type=Path, default=REFERENCE_JSON)
+    parser.add_argument("--program", default="l3_lpm",
+                        help=f"one of {', '.join(PROGRAMS)}, or a BMv2 JSON path "
+                             f"(then give --commands)")
     parser.add_argument("--commands", type=Path, default=None,
-                        help="p4sim-cli commands to program the tables (default: l3_lpm route)")
+                        help="p4sim-cli commands (one per line) routing 10.0.0.0/8 to port 2")
     parser.add_argument("--generate", nargs=4, metavar=("IFACE", "PPS", "COUNT", "SEQ"),
                         help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
@@ -163,20 +176,23 @@ def main(argv: list[str] | None = None) -> int:
     if not can_run():
         print("switch_pps: needs root and `ip netns`", file=sys.stderr)
         return 2
-    commands = (options.commands.read_text().splitlines() if options.commands
-                else L3_COMMANDS)
+    if options.program in PROGRAMS:
+        program, commands = PROGRAMS[options.program]
+    else:
+        program, commands = Path(options.program), []
+    if options.commands:
+        commands = options.commands.read_text().splitlines()
+    if not commands:
+        print("switch_pps: give --commands for a program of your own", file=sys.stderr)
+        return 2
     with Netns(f"sa-bench-{os.getpid()}", [1, 2]) as ns:
-        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", str(options.program),
-                                  "--no-grpc"])
+        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", str(program), "--no-grpc"])
         with ControlClient.from_socket(ns.tcp_connect(9090)) as client:
             for line in commands:
-                words = line.split()
-                if words and words[0] == "table_add":
-                    cut = words.index("=>")
-                    client.call("table_add", table=words[1], action=words[2],
-                                keys=words[3:cut], args=words[cut + 1:])
+                if line.strip() and not line.startswith("#"):
+                    run_command(client, line.split())
             receiver = Receiver(ns.host_socket(2))
-            print(f"p4sim-switch {options.program.name}, 64-byte frames, veth, "
+            print(f"p4sim-switch {program.name}, 64-byte frames, veth, "
                   f"{os.cpu_count()} CPUs")
             print(f"{'offered pps':>12} {'delivered pps':>14} {'loss %':>7} "
                   f"{'p50 us':>8} {'p99 us':>8}")
