@@ -78,7 +78,8 @@ class LoadContext:
         self.direct_meters: dict[str, dict] = {}
         self.registers: dict[str, Any] = {}
         self.value_sets: dict[str, Any] = {}
-        self.learn_lists: dict[int, tuple[str, list[Callable]]] = {}
+        self.learn_lists: dict[int, tuple[str, list[int]]] = {}
+        self.learn_list_fields: dict[int, list[tuple[str, str]]] = {}
         self.field_lists: dict[int, str] = {}
         self.extern_instances: dict[str, dict] = {}
 

@@ -45,12 +45,14 @@ def build_externs(ctx: LoadContext) -> None:
     for ll in doc.get("learn_lists", []) or []:
         ll_id = require(ll, "id", "learn_lists", int)
         name = ll.get("name", str(ll_id))
-        slots = []
+        slots, names = [], []
         for el in require(ll, "elements", f"learn_lists[{name}]", list):
-            slot, _, _, _ = field_slot(ctx, el.get("value") if isinstance(el, dict) else None,
-                                       f"learn_lists[{name}]", el)
+            value = el.get("value") if isinstance(el, dict) else None
+            slot, _, _, _ = field_slot(ctx, value, f"learn_lists[{name}]", el)
             slots.append(slot)
+            names.append((value[0], value[1]))
         ctx.learn_lists[ll_id] = (name, slots)
+        ctx.learn_list_fields[ll_id] = names
     for ext in doc.get("extern_instances", []) or []:
         name = require(ext, "name", "extern_instances", str)
         ctx.extern_instances[name] = ext

@@ -58,7 +58,7 @@ class Program:
         self.actions: dict[int, ActionFn] = {}
         self.field_lists: dict[int, str] = {}
         self.learn_lists: dict[int, str] = {}
-        self.learn_list_fields: dict[int, list[tuple[str, str]]] = {}
+        self.learn_list_fields: dict[int, list[tuple[str, str]]] = {}  # (header, field)
         self.headers_info: dict[str, HeaderInfo] = {}
         self.program_name = ""
         self.logger = logging.getLogger("p4sim.switch")
@@ -143,6 +143,7 @@ class Program:
         prog.headers_info = ctx.layout.header_by_name
         prog.field_lists = dict(ctx.field_lists)
         prog.learn_lists = {i: name for i, (name, _) in ctx.learn_lists.items()}
+        prog.learn_list_fields = dict(ctx.learn_list_fields)
         prog._espec_slot = ctx.layout.std_slots.get("egress_spec")
         prog._mgrp_slot = ctx.layout.std_slots.get("mcast_grp")
         prog.runtime = RuntimeState(

@@ -31,6 +31,7 @@ def test_unknown_source_sends_a_digest() -> None:
     pkt = _ingress(program, 3, "000000000001" "0000000000AB" "0800" + "AA" * 16)
     assert pkt.arch.digests == [("learn_t", (0xAB, 3))]
     assert program.learn_lists == {1: "learn_t"}
+    assert program.learn_list_fields == {1: [("scalars", "tmp_1"), ("scalars", "tmp_2")]}
 
 
 def test_flood_sets_mcast_group() -> None:
