@@ -9,7 +9,7 @@ import threading
 from typing import Any, Callable
 
 from p4sim.switch.runtime_api import GroupView, MemberView, TableError, TableErrorCode
-from p4sim.switch.tables import check_args
+from p4sim.switch.tables import HandleAllocator, check_args
 
 
 class Member:
@@ -42,8 +42,8 @@ class ActionProfileRuntime:
         self.actions: dict[str, Any] = {}   # filled from the tables that use the profile
         self._members: dict[int, Member] = {}
         self._groups: dict[int, Group] = {}
-        self._next_member = 0
-        self._next_group = 0
+        self._member_handles = HandleAllocator()
+        self._group_handles = HandleAllocator()
         self._lock = threading.RLock()
 
     def action_params(self, action: str) -> list[tuple[str, int]]:
@@ -80,8 +80,7 @@ class ActionProfileRuntime:
             if len(self._members) >= self.max_size:
                 raise TableError(TableErrorCode.TABLE_FULL,
                                  f"action profile {self.name} is full ({self.max_size})")
-            handle = self._next_member
-            self._next_member += 1
+            handle = self._member_handles.get()
             self._members[handle] = Member(handle, fn, data)
             return handle
 
@@ -100,6 +99,7 @@ class ActionProfileRuntime:
                 raise TableError(TableErrorCode.MBR_STILL_USED,
                                  f"action profile {self.name}: member {handle} is still used")
             del self._members[handle]
+            self._member_handles.release(handle)
 
     def members(self) -> list[MemberView]:
         with self._lock:
@@ -123,8 +123,7 @@ class ActionProfileRuntime:
             if len(self._groups) >= self.max_size:
                 raise TableError(TableErrorCode.TABLE_FULL,
                                  f"action profile {self.name}: too many groups")
-            handle = self._next_group
-            self._next_group += 1
+            handle = self._group_handles.get()
             self._groups[handle] = Group(handle)
             return handle
 
@@ -135,6 +134,7 @@ class ActionProfileRuntime:
                 raise TableError(TableErrorCode.GRP_STILL_USED,
                                  f"action profile {self.name}: group {handle} is still used")
             del self._groups[handle]
+            self._group_handles.release(handle)
 
     def set_group_members(self, handle: int, weights: dict[int, int]) -> None:
         """Replace a group's membership: {member handle: weight >= 1}."""

@@ -2,6 +2,7 @@
 apply closure built over it."""
 from __future__ import annotations
 
+import heapq
 import threading
 from typing import Any, Callable
 
@@ -10,6 +11,29 @@ from p4sim.switch.match_units import MatchSpec, make_unit
 from p4sim.switch.runtime_api import (
     EntryView, ExactParam, KeyField, LpmParam, MatchParam, MeterConfig, OptionalParam,
     RangeParam, TableError, TableErrorCode, TernaryParam, ValidParam)
+
+
+class HandleAllocator:
+    """Hands out the lowest free handle, as bm_sim's handle manager does; this keeps
+    member order inside selector groups (and so member choice) identical to bmv2."""
+
+    def __init__(self) -> None:
+        self._free: list[int] = []
+        self._next = 0
+
+    def get(self) -> int:
+        if self._free:
+            return heapq.heappop(self._free)
+        handle = self._next
+        self._next += 1
+        return handle
+
+    def release(self, handle: int) -> None:
+        heapq.heappush(self._free, handle)
+
+    def reset(self) -> None:
+        self._free = []
+        self._next = 0
 
 
 class KeyElement:
@@ -77,7 +101,7 @@ class TableRuntime:
         self._lock = threading.RLock()
         self._unit = make_unit(match_type)
         self._entries: dict[int, Entry] = {}
-        self._next_handle = 0
+        self._handles = HandleAllocator()
         self.default_act: TableAction | None = None
         self.default_args: tuple = ()
         self.initial_default: tuple[TableAction | None, tuple] = (None, ())
@@ -201,8 +225,7 @@ class TableRuntime:
         if len(self._entries) >= self.size:
             raise TableError(TableErrorCode.TABLE_FULL,
                              f"table {self.name} is full ({self.size} entries)")
-        handle = self._next_handle
-        self._next_handle += 1
+        handle = self._handles.get()
         entry = Entry(handle, list(keys), spec)
         fill(entry)
         entry.is_const = const
@@ -281,6 +304,7 @@ class TableRuntime:
             entry = self._get(handle)
             self._unit.remove(entry.spec)
             del self._entries[handle]
+            self._handles.release(handle)
             if self.profile is not None:
                 self.profile.ref(entry.member, entry.group, -1)
 
@@ -314,6 +338,7 @@ class TableRuntime:
                     self.profile.ref(e.member, e.group, -1)
             self._entries = {}
             self._unit.clear()
+            self._handles.reset()
 
     # --- default action --------------------------------------------------------
     def set_default_action(self, action: str, args: list[int]) -> None:

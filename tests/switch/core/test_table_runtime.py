@@ -186,3 +186,16 @@ def test_counter_register_meter_value_set_api() -> None:
     assert _code(vset.add, 0x10000, 0xFFFF) == C.BAD_MATCH_KEY
     vset.remove(0x1234, 0xFFFF)
     assert vset.entries() == []
+
+
+def test_handles_reuse_the_lowest_free_one_like_bmv2() -> None:
+    rt = load_reference("multipath").runtime
+    prof = rt.action_profiles["IngressImpl.spray_selector"]
+    m = [prof.add_member("IngressImpl.set_member", [port, 0]) for port in (1, 2, 3)]
+    assert m == [0, 1, 2]
+    prof.delete_member(1)
+    assert prof.add_member("IngressImpl.set_member", [4, 0]) == 1
+    route = rt.tables["IngressImpl.route"]
+    handles = [route.add_entry([LpmParam(i << 24, 8)], "IngressImpl.drop", []) for i in range(3)]
+    route.delete_entry(handles[0])
+    assert route.add_entry([LpmParam(9 << 24, 8)], "IngressImpl.drop", []) == handles[0]
