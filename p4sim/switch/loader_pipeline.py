@@ -68,6 +68,7 @@ class PipelineBuilder:
             if kind not in MATCH_KINDS:
                 raise LoadError(where, f"bad key match_type {kind!r}", key)
             target = key.get("target")
+            guard = None  # bm_sim reads the fields of an invalid header as 0 in keys
             if kind == "valid":
                 info = self.ctx.layout.header_by_name.get(target)
                 if info is None:
@@ -75,12 +76,14 @@ class PipelineBuilder:
                 slot, width = info.valid_slot, 1
                 display = key.get("name") or f"{target}.$valid$"
             else:
-                slot, width, _, _ = field_slot(self.ctx, target, where, key)
+                slot, width, _, info = field_slot(self.ctx, target, where, key)
                 display = key.get("name") or ".".join(target)
+                if not info.metadata and slot != info.valid_slot:
+                    guard = info.valid_slot
             static_mask = key.get("mask")
             m = parse_hexstr(static_mask, where, key) if static_mask is not None else None
             elements.append(KeyElement(display, kind, width, shift))
-            readers.append((slot, shift, m))
+            readers.append((slot, shift, m, guard))
             shift += width
         elements.reverse()
         key_fn = _key_builder(readers)
@@ -246,24 +249,31 @@ class PipelineBuilder:
             step(nodes)
 
 
-def _key_builder(readers: list[tuple[int, int, int | None]]) -> Callable[[Any], int]:
+def _key_builder(readers: list[tuple[int, int, int | None, int | None]]) -> Callable[[Any], int]:
+    """Closure building a table's concatenated key from the PHV."""
     if not readers:
         return lambda p: 0
     if len(readers) == 1:
-        slot, shift, m = readers[0]
-        if m is None:
-            return lambda p: p.f[slot]
-        return lambda p: p.f[slot] & m
-    rs = tuple((slot, shift, m) for slot, shift, m in readers)
+        slot, shift, m, guard = readers[0]
+        mask = -1 if m is None else m
+        if guard is None:
+            if m is None:
+                return lambda p: p.f[slot]
+            return lambda p: p.f[slot] & mask
+
+        def guarded_key(p) -> int:
+            f = p.f
+            return f[slot] & mask if f[guard] else 0
+        return guarded_key
+    rs = tuple((slot, shift, -1 if m is None else m, guard)
+               for slot, shift, m, guard in readers)
 
     def key(p) -> int:
         f = p.f
         k = 0
-        for slot, shift, m in rs:
-            v = f[slot]
-            if m is not None:
-                v &= m
-            k |= v << shift
+        for slot, shift, m, guard in rs:
+            if guard is None or f[guard]:
+                k |= (f[slot] & m) << shift
         return k
     return key
 

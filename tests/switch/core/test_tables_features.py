@@ -161,3 +161,27 @@ def test_field_alias_exposes_intrinsic_field_to_get_std() -> None:
     pkt.set_std("lag_index", 0x12345)
     assert pkt.get_field("scalars", "my_grp") == 0x2345
     assert pkt.get_std("lag_index") == 0x2345
+
+
+def test_key_fields_of_an_invalid_header_read_as_zero() -> None:
+    actions = [
+        _action(0, "hit_act", []), _action(1, "NoAction", []),
+        _action(2, "on_hit", [assign(field("scalars", "res"), hexstr(1))]),
+        _action(3, "on_miss", [assign(field("scalars", "res"), hexstr(2))]),
+        _action(4, "strip", [{"op": "remove_header",
+                              "parameters": [{"type": "header", "value": "h"}]}]),
+    ]
+    tables = [keyless_table("tbl_strip", 4, "strip", next_node="t", table_id=3),
+              keyed_table({"__HIT__": "tbl_hit", "__MISS__": "tbl_miss"}),
+              keyless_table("tbl_hit", 2, "on_hit", table_id=1),
+              keyless_table("tbl_miss", 3, "on_miss", table_id=2)]
+    doc = document(meta_fields=[["res", 8, False]], header_types=[H_TYPE], headers=HEADERS,
+                   parse_states=PARSE_H, deparse_order=["h"], actions=actions, tables=tables,
+                   ingress_init="tbl_strip")
+    program = Program.load(doc)
+    program.runtime.tables["t"].add_entry([ExactParam(0)], "NoAction", [])
+    pkt = program.new_packet(bytes([5, 0, 0, 9]), 0)
+    program.parse(pkt)
+    program.ingress(pkt)
+    assert pkt.get_field("h", "k") == 5          # the stale value is still stored...
+    assert pkt.get_field("scalars", "res") == 1  # ...but the key saw 0 and hit
