@@ -302,10 +302,20 @@ class ParserCompiler:
 
         def extractor(info: HeaderInfo) -> Callable:
             if info.varbit_index is not None:
-                return _varbit_extractor(info, length, self.too_short, self.header_too_short)
-            if info.fixed_bits % 8:
+                fn = _varbit_extractor(info, length, self.too_short, self.header_too_short)
+            elif info.fixed_bits % 8:
                 raise LoadError(where, f"header {info.name} is not a whole number of bytes", op)
-            return _fixed_extractor(info, self.too_short)
+            else:
+                fn = _fixed_extractor(info, self.too_short)
+            siblings = self.prims.siblings.get(info.hid)
+            if not siblings:
+                return fn
+
+            def extract_union_member(p) -> None:
+                fn(p)
+                for slot in siblings:  # a union holds at most one valid member
+                    p.f[slot] = 0
+            return extract_union_member
 
         if kind == "regular":
             info = layout.header_by_name.get(target.get("value"))

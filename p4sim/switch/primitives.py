@@ -149,6 +149,7 @@ class PrimitiveCompiler:
         dst_p, src_p = self._params(prim, where, 2)
         dst = self._header_param(dst_p, where, n_args)
         src = self._header_param(src_p, where, n_args)
+        siblings = self.siblings
 
         def assign_header(p, a):
             d, s = dst(p, a), src(p, a)
@@ -158,6 +159,8 @@ class PrimitiveCompiler:
                 return
             n = s.n_slots
             f[d.base:d.base + n] = f[s.base:s.base + n]
+            for slot in siblings.get(d.hid, ()):
+                f[slot] = 0
         return assign_header
 
     def _p_assign_union(self, prim, where, n_args):

@@ -227,3 +227,21 @@ def test_failed_assert_is_reported_and_drops() -> None:
     assert len(pkt.arch.drop_errors) == 1 and "assert failed" in pkt.arch.drop_errors[0]
     assert pkt.get_std("egress_spec") == 511
     assert pkt.get_field("scalars", "b") == 0
+
+
+def test_extracting_a_union_member_invalidates_the_other() -> None:
+    h2 = dict(H_TYPE, name="h2_t", id=3)
+    states = [state("start", [extract("regular", "u.a"), extract("regular", "u.b")])]
+    doc = document(header_types=[H_TYPE, h2],
+                   headers=[{"name": "u.a", "id": 2, "header_type": "h_t", "metadata": False},
+                            {"name": "u.b", "id": 3, "header_type": "h2_t", "metadata": False}],
+                   header_union_types=[{"name": "u_t", "id": 0,
+                                        "headers": [["a", "h_t"], ["b", "h2_t"]]}],
+                   header_unions=[{"name": "u", "id": 0, "union_type": "u_t",
+                                   "header_ids": [2, 3]}],
+                   parse_states=states, deparse_order=["u.a", "u.b"])
+    program = Program.load(doc)
+    pkt = program.new_packet(bytes.fromhex("0102" "0304"), 0)
+    program.parse(pkt)
+    assert not pkt.is_valid("u.a") and pkt.is_valid("u.b")
+    assert program.deparse(pkt) == bytes.fromhex("0304")
