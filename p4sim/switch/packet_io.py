@@ -2,7 +2,8 @@
 
 Each switch port is one non-blocking AF_PACKET socket bound to its interface in
 promiscuous mode.  Copies of frames the host itself sends on the interface (including
-the ones this switch transmits) come back with PACKET_OUTGOING and are ignored.
+the ones this switch transmits) are not wanted: the kernel drops them for us
+(PACKET_IGNORE_OUTGOING) or, on old kernels, they are skipped by packet type.
 Receiving never raises for a bad frame: runts are counted and skipped, oversized frames
 are truncated by the kernel to the buffer size and counted; a failed send is counted.
 """
@@ -22,6 +23,7 @@ SOL_PACKET = 263
 PACKET_ADD_MEMBERSHIP = 1
 PACKET_MR_PROMISC = 1
 PACKET_OUTGOING = 4
+PACKET_IGNORE_OUTGOING = 23   # Linux >= 4.20: the kernel drops the outgoing copies for us
 MIN_FRAME = 14           # an Ethernet header; anything shorter is a runt
 MAX_FRAME = 9216 + 64    # jumbo frames plus slack; longer frames are truncated
 RECV_BATCH = 64          # frames read from one socket before looking at others
@@ -50,6 +52,7 @@ class RawPort:
     iface: str
     sock: socket.socket
     counters: PortCounters = field(default_factory=PortCounters)
+    sees_outgoing: bool = True    # False when the kernel already filters our own frames
 
     @classmethod
     def open(cls, port: int, iface: str) -> "RawPort":
@@ -70,7 +73,12 @@ class RawPort:
             sock.close()
             raise PacketIOError(exc.errno, f"port {port}: cannot bind interface "
                                 f"{iface!r}: {exc.strerror}") from exc
-        return cls(port, iface, sock)
+        try:
+            sock.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
+            sees_outgoing = False
+        except OSError:
+            sees_outgoing = True      # older kernel: filter by packet type on receipt
+        return cls(port, iface, sock, sees_outgoing=sees_outgoing)
 
     def fileno(self) -> int:
         return self.sock.fileno()
@@ -78,11 +86,17 @@ class RawPort:
     def receive_batch(self, limit: int = RECV_BATCH) -> list[bytes]:
         """Up to `limit` frames that arrived on the wire; [] when none is waiting."""
         frames: list[bytes] = []
-        recv = self.sock.recvfrom
         counters = self.counters
+        sees_outgoing = self.sees_outgoing
+        recv = self.sock.recvfrom if sees_outgoing else self.sock.recv
         while len(frames) < limit:
             try:
-                data, address = recv(MAX_FRAME + 1)
+                if sees_outgoing:
+                    data, address = recv(MAX_FRAME + 1)
+                    if address[2] == PACKET_OUTGOING:
+                        continue
+                else:
+                    data = recv(MAX_FRAME + 1)
             except BlockingIOError:
                 break
             except InterruptedError:
@@ -91,8 +105,6 @@ class RawPort:
                 counters.rx_errors += 1
                 log.warning("port %d (%s): receive failed: %s", self.port, self.iface, exc)
                 break
-            if address[2] == PACKET_OUTGOING:
-                continue
             if len(data) < MIN_FRAME:
                 counters.rx_runts += 1
                 continue
