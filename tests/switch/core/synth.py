@@ -5,7 +5,7 @@ import copy
 from typing import Any
 
 from p4sim.switch.program import Program
-from tests.switch.core.helpers import reference_json
+from .helpers import reference_json
 
 _BASE = reference_json("l3_lpm")
 STD_TYPE = next(t for t in _BASE["header_types"] if t["name"] == "standard_metadata")

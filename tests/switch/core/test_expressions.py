@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from p4sim.switch.expressions import sat_cast, two_comp_mod, usat_cast
-from tests.switch.core.synth import eval_expression, expr, field, hexstr
+from .synth import eval_expression, expr, field, hexstr
 
 A, B, S, T = (field("scalars", n) for n in ("a", "b", "s", "t"))
 

@@ -3,7 +3,7 @@ primitive's base + (hash mod size) on synthetic programs."""
 from __future__ import annotations
 
 from p4sim.switch.program import Program
-from tests.switch.core.synth import field, hexstr, single_action_program
+from .synth import field, hexstr, single_action_program
 
 H_TYPE = {"name": "h_t", "id": 2, "fields": [["x", 8, False], ["y", 8, False]]}
 

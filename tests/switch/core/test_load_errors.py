@@ -8,7 +8,7 @@ import pytest
 
 from p4sim.switch.errors import LoadError
 from p4sim.switch.program import Program
-from tests.switch.core.helpers import reference_json
+from .helpers import reference_json
 
 
 def _load_error(doc) -> LoadError:

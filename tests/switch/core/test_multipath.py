@@ -3,7 +3,7 @@ the hash extern and an action selector, checked against independent computations
 from __future__ import annotations
 
 from p4sim.switch.runtime_api import ExactParam, LpmParam, MeterConfig
-from tests.switch.core.helpers import load_reference
+from .helpers import load_reference
 
 
 def crc16_arc_bitwise(data: bytes) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 
 from p4sim.switch.program import Program
-from tests.switch.core.synth import (
+from .synth import (
     assign, document, expr, field, hexstr, keyless_table, single_action_program)
 
 H_TYPE = {"name": "h_t", "id": 2, "fields": [["kind", 8, False], ["val", 8, False]]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.switch.core.helpers import (
+from .helpers import (
     install_stf_entries, load_reference, read_stf, run_unicast, stf_matches)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from p4sim.switch.runtime_api import ExactParam
-from tests.switch.core.helpers import load_reference
+from .helpers import load_reference
 
 ETH = "000000000001" "000000000002"
 

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from p4sim.switch.runtime_api import ExactParam, LpmParam
-from tests.switch.core.helpers import install_stf_entries, load_reference, read_stf
+from .helpers import install_stf_entries, load_reference, read_stf
 
 
 def _all_stages(program, data: bytes, port: int):

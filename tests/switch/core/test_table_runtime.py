@@ -7,7 +7,7 @@ import pytest
 from p4sim.switch.runtime_api import (
     ExactParam, LpmParam, MeterConfig, OptionalParam, RangeParam, TableError, TableErrorCode,
     TernaryParam)
-from tests.switch.core.helpers import load_reference, run_unicast
+from .helpers import load_reference, run_unicast
 
 C = TableErrorCode
 

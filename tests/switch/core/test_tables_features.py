@@ -5,8 +5,8 @@ from __future__ import annotations
 from p4sim.switch.hashes import csum16
 from p4sim.switch.program import Program
 from p4sim.switch.runtime_api import ExactParam, MeterConfig
-from tests.switch.core.helpers import load_reference, run_unicast
-from tests.switch.core.synth import assign, document, field, hexstr, keyless_table
+from .helpers import load_reference, run_unicast
+from .synth import assign, document, field, hexstr, keyless_table
 
 H_TYPE = {"name": "h_t", "id": 2, "fields": [["k", 8, False], ["csum", 16, False],
                                              ["v", 8, False]]}
