@@ -7,6 +7,7 @@ packet thread may be iterating.
 """
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 
@@ -93,26 +94,29 @@ class LpmUnit:
 
 class TernaryUnit:
     """Ternary, range and optional keys: entries scanned in priority order
-    (smaller numerical priority first, as bm_sim; ties go to the older entry)."""
+    (smaller numerical priority first, as bm_sim; ties go to the smaller handle)."""
 
     def __init__(self) -> None:
         self._entries: list[tuple[MatchSpec, Any]] = []
+        self._index: dict[tuple, Any] = {}
+
+    @staticmethod
+    def _order(item: tuple[MatchSpec, Any]) -> tuple[int, int]:
+        return (item[0].priority, item[1].handle)
 
     def insert(self, spec: MatchSpec, entry: Any) -> None:
-        entries = self._entries + [(spec, entry)]
-        entries.sort(key=lambda se: (se[0].priority, se[1].handle))
+        entries = list(self._entries)
+        bisect.insort(entries, (spec, entry), key=self._order)
+        self._index[spec.identity()] = entry
         self._entries = entries
 
     def remove(self, spec: MatchSpec) -> None:
-        ident = spec.identity()
-        self._entries = [se for se in self._entries if se[0].identity() != ident]
+        entry = self._index.pop(spec.identity(), None)
+        if entry is not None:
+            self._entries = [se for se in self._entries if se[1] is not entry]
 
     def find(self, spec: MatchSpec) -> Any:
-        ident = spec.identity()
-        for s, entry in self._entries:
-            if s.identity() == ident:
-                return entry
-        return None
+        return self._index.get(spec.identity())
 
     def lookup(self, key: int) -> Any:
         for spec, entry in self._entries:
@@ -126,6 +130,7 @@ class TernaryUnit:
 
     def clear(self) -> None:
         self._entries = []
+        self._index = {}
 
 
 def make_unit(match_type: str) -> ExactUnit | LpmUnit | TernaryUnit:
