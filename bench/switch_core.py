@@ -56,8 +56,17 @@ def run(packets: int, json_path: Path) -> dict[str, float]:
         for _ in range(packets):
             one_packet(program, PACKET)
         rounds.append(packets / (time.perf_counter() - start))
+    clock = time.perf_counter_ns
+    latencies = []
+    for _ in range(packets):
+        t0 = clock()
+        one_packet(program, PACKET)
+        latencies.append((clock() - t0) / 1000)
+    latencies.sort()
     return {"best_pps": max(rounds), "median_pps": statistics.median(rounds),
-            "us_per_packet": 1e6 / statistics.median(rounds)}
+            "us_per_packet": 1e6 / statistics.median(rounds),
+            "p50_us": latencies[len(latencies) // 2],
+            "p99_us": latencies[int(len(latencies) * 0.99)]}
 
 
 def main() -> None:
@@ -69,6 +78,7 @@ def main() -> None:
     print(f"switch core, l3_lpm, {args.packets} packets x 5 rounds")
     print(f"  median {figures['median_pps']:,.0f} pps ({figures['us_per_packet']:.1f} us/packet)")
     print(f"  best   {figures['best_pps']:,.0f} pps")
+    print(f"  latency per packet: p50 {figures['p50_us']:.1f} us, p99 {figures['p99_us']:.1f} us")
 
 
 if __name__ == "__main__":
