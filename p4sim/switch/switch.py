@@ -25,6 +25,7 @@ from typing import Any, Callable
 from p4sim.switch.packet_io import RawPort, open_ports
 from p4sim.switch.pcap import PcapWriter
 from p4sim.switch.pre import PacketReplicationEngine
+from p4sim.switch.program import Program
 from p4sim.switch.stats import SwitchStats
 from p4sim.switch.traffic_manager import TrafficManager
 from p4sim.switch.v1model import INSTANCE_NORMAL, V1ModelPipeline
@@ -63,7 +64,7 @@ class Switch:
         self._external: deque = deque()          # (port, data) from inject/packet_out
         self._internal: deque = deque()          # resubmitted/recirculated packets
         self._pipeline: V1ModelPipeline | None = None
-        self._program: Any = None
+        self._program: Program | None = None
         self._output_listeners: list[OutputListener] = []
         self._packet_in_listeners: list[PacketInListener] = []
         self._digest_listeners: list[DigestListener] = []
@@ -83,10 +84,7 @@ class Switch:
         The new program is built before anything is swapped, so a JSON that fails to
         load (LoadError) leaves the running program untouched.
         """
-        program = None
-        if json_obj is not None:
-            from p4sim.switch.program import Program
-            program = Program.load(json_obj)
+        program = Program.load(json_obj) if json_obj is not None else None
         with self._config_lock:
             dropped = self._tm.clear()
             if dropped:
@@ -98,7 +96,7 @@ class Switch:
                               if program is not None else None)
 
     @property
-    def program(self) -> Any:
+    def program(self) -> Program | None:
         return self._program
 
     @property
