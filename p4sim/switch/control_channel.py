@@ -149,7 +149,8 @@ class ControlServer:
             self._server = _Server((host, port), _Handler)
         except OSError as exc:
             raise ControlError(f"cannot listen on {host}:{port} for the control channel: "
-                               f"{exc.strerror}") from exc
+                               f"{exc.strerror} (each switch in a network namespace needs "
+                               f"its own --thrift-port)") from exc
         self._server.handlers = _handlers(switch)  # type: ignore[attr-defined]
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.1,),
                                         name="p4sim-control", daemon=True)

@@ -154,3 +154,12 @@ def test_action_selector_commands(capsys):
         assert "INVALID_MBR_HANDLE" in capsys.readouterr().err
     finally:
         server.stop()
+
+
+def test_control_port_in_use_is_a_clear_error():
+    first = ControlServer(Switch(), port=0)
+    try:
+        with pytest.raises(ControlError, match="its own --thrift-port"):
+            ControlServer(Switch(), port=first.port)
+    finally:
+        first.stop()
