@@ -22,7 +22,8 @@ class SwitchStats:
     ingress_drops: int = 0       # egress_spec == drop port at the end of ingress
     egress_drops: int = 0        # mark_to_drop in egress
     no_program_drops: int = 0    # packets that arrived while no program was loaded
-    pipeline_errors: int = 0     # exceptions and failed asserts inside a pipeline
+    pipeline_errors: int = 0     # faults inside a pipeline (failed assert, bad index...)
+    internal_errors: int = 0     # exceptions that escaped the pipeline: bugs of ours
     resubmits: int = 0
     recirculations: int = 0
     clones: int = 0

@@ -237,7 +237,7 @@ class Switch:
             try:
                 self._iterate(fds, readers)
             except Exception:  # the loop must survive anything a packet triggers
-                self.stats.pipeline_errors += 1
+                self.stats.internal_errors += 1
                 log.exception("dataplane loop error (continuing)")
 
     def _iterate(self, fds: list[int], readers: dict[int, RawPort]) -> None:
@@ -318,7 +318,7 @@ class Switch:
                     if tm.total:
                         self._drain()
                 except Exception:  # one bad packet must not cost the rest of the batch
-                    self.stats.pipeline_errors += 1
+                    self.stats.internal_errors += 1
                     log.exception("dataplane error on a packet from port %d: %s",
                                   port, data[:64].hex())
 

@@ -58,3 +58,24 @@ def test_pipeline_swap_keeps_serving():
     frames = out.take()[2]
     assert len(frames) == 1 and frames[0][:6] == bytes.fromhex("000000000A0B")
     assert sw.stats.pipeline_errors == 0
+
+
+def test_random_frames_never_stop_any_reference_program():
+    import random
+    rng = random.Random(20261130)
+    for name in ("l3_lpm", "replication", "stack_and_queues", "multipath"):
+        sw = Switch(cpu_port=255)
+        sw.load_program(reference_json(name))
+        with sw:
+            for _ in range(300):
+                size = rng.choice([0, 1, 13, 14, 15, 33, 34, 60, 64, 200, 1500])
+                sw.inject(rng.choice([0, 1, 2, 3, 255]), rng.randbytes(size))
+            assert sw.wait_idle(10), name
+            # still alive and serving: a frame injected after the storm is processed
+            before = sw.stats.rx[1]
+            sw.inject(1, ROUTED)
+            assert sw.wait_idle(5), name
+            assert sw.stats.rx[1] == before + 1, name
+        assert sum(sw.stats.rx.values()) == 301, name
+        assert sw.stats.internal_errors == 0, name
+        assert sw.stats.pipeline_errors == 0, name    # bad frames are parser errors, not faults
