@@ -8,7 +8,8 @@ until their departure time and egress only takes what is due.  After each ingres
 loop drains what became due, so an unlimited queue behaves as an idle BMv2 queue.
 
 Other threads talk to the loop through thread-safe deques (`inject`, `packet_out`) and a
-lock around configuration changes; callbacks run on the dataplane thread.
+lock around configuration changes.  Listeners run on the dataplane thread, after the
+packet that produced their event, with no switch lock held.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class Switch:
         self._idle.set()
         self._external: deque = deque()          # (port, data) from inject/packet_out
         self._internal: deque = deque()          # resubmitted/recirculated packets
+        self._events: deque = deque()            # (listeners, args) awaiting delivery
         self._pipeline: V1ModelPipeline | None = None
         self._program: Program | None = None
         self._output_listeners: list[OutputListener] = []
@@ -207,8 +209,8 @@ class Switch:
         self.stats.tx[port] += 1
         if port == self.cpu_port:
             self.stats.packet_ins += 1
-            for fn in self._packet_in_listeners:
-                self._call_listener(fn, data)
+            if self._packet_in_listeners:
+                self._events.append((self._packet_in_listeners, (data,)))
             return
         raw = self._raw_ports.get(port)
         if raw is not None:
@@ -216,16 +218,16 @@ class Switch:
         pcap = self._pcaps_out.get(port)
         if pcap is not None:
             pcap.write(data)
-        for fn in self._output_listeners:
-            self._call_listener(fn, port, data)
+        if self._output_listeners:
+            self._events.append((self._output_listeners, (port, data)))
 
     def reinject(self, port: int, data: bytes, instance_type: int,
                  preserved: dict | None) -> None:
         self._internal.append((port, data, instance_type, preserved))
 
     def digest(self, name: str, values: tuple[int, ...]) -> None:
-        for fn in self._digest_listeners:
-            self._call_listener(fn, name, values)
+        if self._digest_listeners:
+            self._events.append((self._digest_listeners, (name, values)))
 
     # -- dataplane thread ----------------------------------------------------------------------
     def _run(self) -> None:
@@ -269,6 +271,7 @@ class Switch:
                 break
         with self._config_lock:
             self._drain()
+        self._deliver_events()
 
     def _poll_timeout(self) -> float | None:
         """0 when work is waiting, else the time to the next departure (None: forever)."""
@@ -298,6 +301,7 @@ class Switch:
                 return
             pipeline.ingress(port, data, instance_type, preserved)
             self._drain()
+        self._deliver_events()
 
     def _ingress_frames(self, port: int, frames: list[bytes]) -> None:
         """Frames read from one port's socket, under one lock acquisition."""
@@ -321,6 +325,17 @@ class Switch:
                     self.stats.internal_errors += 1
                     log.exception("dataplane error on a packet from port %d: %s",
                                   port, data[:64].hex())
+        self._deliver_events()
+
+    def _deliver_events(self) -> None:
+        """Call the listeners for what the pipeline produced, without the config lock
+        held, so that a listener may reconfigure the switch (or wait on another thread
+        that does) without deadlocking the dataplane."""
+        events = self._events
+        while events:
+            listeners, args = events.popleft()
+            for fn in listeners:
+                self._call_listener(fn, *args)
 
     def _drain(self) -> None:
         """Run egress for every packet whose departure time has come (lock held)."""

@@ -149,3 +149,17 @@ def test_no_program_drops_and_counts():
         assert sw.wait_idle(5)
     assert out.take() == {}
     assert sw.stats.no_program_drops == 1
+
+
+def test_listener_may_reconfigure_the_switch(switch):
+    """Listeners run without the switch's lock: one that changes queues must not hang."""
+    changed = []
+
+    def on_output(port: int, data: bytes) -> None:
+        switch.set_queue_depth(5, port=port)
+        changed.append(switch.queue_config(port))
+
+    switch.add_output_listener(on_output)
+    switch.inject(2, frame("000000000001", "000000000002", "0800"))
+    assert switch.wait_idle(5)
+    assert changed == [(5, None)]
