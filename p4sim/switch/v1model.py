@@ -103,16 +103,13 @@ class V1ModelPipeline:
                                           std.deq_timedelta, std.deq_qdepth)
         self._log_window_ns = -(1 << 62)
         self._logged = self._suppressed = 0
+        self._in_egress = False
 
     def _set(self, pkt: Any, name: str, value: int) -> None:
         """Write one standard_metadata field if the program has it (cold paths)."""
         slot = getattr(self.std, name)
         if slot is not None:
             pkt.f[slot] = value & getattr(self.std, name + "_mask")
-
-    def _get(self, pkt: Any, name: str) -> int:
-        slot = getattr(self.std, name)
-        return pkt.f[slot] if slot is not None else 0
 
     # -- ingress -------------------------------------------------------------------------
     def ingress(self, port: int, data: bytes, instance_type: int = INSTANCE_NORMAL,
@@ -179,7 +176,18 @@ class V1ModelPipeline:
 
     # -- egress --------------------------------------------------------------------------
     def egress(self, port: int, item: Queued, depth_after: int) -> None:
-        """Egress pipeline of a dequeued packet, then transmit/recirculate/drop."""
+        """Egress pipeline of a dequeued packet, then transmit/recirculate/drop.
+
+        Copies made here (E2E clones) always go through the queue, never straight
+        into a nested egress, so they leave after the packet that made them.
+        """
+        self._in_egress = True
+        try:
+            self._egress(port, item, depth_after)
+        finally:
+            self._in_egress = False
+
+    def _egress(self, port: int, item: Queued, depth_after: int) -> None:
         pkt, length, clone_truncate = item
         program = self.program
         std = self.std
@@ -265,13 +273,14 @@ class V1ModelPipeline:
         priority = f[std.priority] if std.priority is not None else 0
         if priority >= tm.priority_queues:
             self.stats.priority_drops += 1
-            log.error("priority %d out of range (%d queue(s) per port), dropping packet",
-                      priority, tm.priority_queues)
+            self._log_limited("priority %d out of range (%d queue(s) per port; see "
+                              "--priority-queues), packet dropped", priority,
+                              tm.priority_queues)
             return
         if self._has_queueing:
             f[std.enq_timestamp] = (now_ns // 1000) & std.enq_timestamp_mask
             f[std.enq_qdepth] = tm.port_depth(port) & std.enq_qdepth_mask
-        if tm.depart_now(port, priority, now_ns):
+        if not self._in_egress and tm.depart_now(port, priority, now_ns):
             self.egress(port, item, 0)      # an idle queue: straight through
             return
         if not tm.enqueue(port, priority, item, now_ns):
@@ -279,18 +288,22 @@ class V1ModelPipeline:
 
     def _pipeline_error(self, stage: str, port: int, data: bytes | None,
                         cause: Any) -> None:
-        """Count every pipeline error; log them with the packet, at most a few a second
-        (a flood of bad packets must not turn into a flood of log lines)."""
         self.stats.pipeline_errors += 1
+        shown = (f"{data[:64].hex()}{'...' if len(data) > 64 else ''}" if data
+                 else "(in egress, not deparsed)")
+        self._log_limited("pipeline error in %s (port %d), packet dropped: %s; packet %s",
+                          stage, port, cause, shown)
+
+    def _log_limited(self, message: str, *args: Any) -> None:
+        """Log an error, at most a few a second: a flood of bad packets must not turn
+        into a flood of log lines (the counters keep the exact numbers)."""
         now = self.host.now_ns()
         if now - self._log_window_ns >= 1_000_000_000:
             if self._suppressed:
-                log.error("%d more pipeline errors not logged", self._suppressed)
+                log.error("%d more packet errors not logged", self._suppressed)
             self._log_window_ns, self._logged, self._suppressed = now, 0, 0
         if self._logged >= ERRORS_LOGGED_PER_SECOND:
             self._suppressed += 1
             return
         self._logged += 1
-        shown = f"{data[:64].hex()}{'...' if len(data) > 64 else ''}" if data else "?"
-        log.error("pipeline error in %s (port %d), packet dropped: %s; packet %s",
-                  stage, port, cause, shown)
+        log.error(message, *args)

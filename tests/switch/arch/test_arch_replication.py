@@ -163,3 +163,13 @@ def test_listener_may_reconfigure_the_switch(switch):
     switch.inject(2, frame("000000000001", "000000000002", "0800"))
     assert switch.wait_idle(5)
     assert changed == [(5, None)]
+
+
+def test_egress_clone_to_the_same_port_leaves_after_the_original(switch):
+    switch.pre.set_clone_session(6, CloneSession(port=1, truncate=20))  # tells them apart
+    out = Collector(switch)
+    pkt = frame("000000000001", "000000000002", "9002")
+    switch.inject(2, pkt)
+    assert switch.wait_idle(5)
+    assert out.order == [(1, pkt), (1, pkt[:20])]
+    assert switch.stats.clones == 1
