@@ -197,7 +197,10 @@ class V1ModelPipeline:
         if std.egress_global_timestamp is not None:
             f[std.egress_global_timestamp] = now_us & std.egress_global_timestamp_mask
         if self._has_queueing:
-            f[std.deq_timedelta] = (now_us - f[std.enq_timestamp]) & std.deq_timedelta_mask
+            # enq_timestamp is only 32 bits in v1model: subtract modulo its width so the
+            # delay stays right after the clock wraps (every 71 minutes).
+            waited = (now_us - f[std.enq_timestamp]) & std.enq_timestamp_mask
+            f[std.deq_timedelta] = waited & std.deq_timedelta_mask
             f[std.deq_qdepth] = depth_after & std.deq_qdepth_mask
         if std.egress_port is not None:
             f[std.egress_port] = port & std.egress_port_mask

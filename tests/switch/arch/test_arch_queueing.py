@@ -110,3 +110,19 @@ def test_priority_beyond_queues_is_dropped():
     sent = run_priority_burst(sw, [plain(5, 1), plain(1, 2)])
     assert sent == [plain(1, 2)]
     assert sw.stats.priority_drops == 1
+
+
+def test_queue_delay_right_after_the_32_bit_clock_wraps():
+    sw = probe_switch()
+    # White-box: pretend the switch has run for just under 2**32 µs (71.6 minutes), so
+    # the 32-bit enq_timestamp wraps while the probes wait in the queue.
+    sw._clock_origin_ns -= (2**32 - 2_000) * 1000
+    sw.set_queue_rate(1000, port=2)
+    out = Collector(sw)
+    for _ in range(5):
+        sw.inject(1, PROBE)
+    with sw:
+        assert sw.wait_idle(5)
+    latencies = [hop_of(f)[3] for f in out.take()[2]]
+    for i, latency in enumerate(latencies):
+        assert 1000 * i - 500 <= latency <= 1000 * i + 50_000, latencies
