@@ -2,7 +2,7 @@
 
 It stands where BMv2's Thrift server stands (same default port, 9090) for what
 P4Runtime does not cover (queue depth and rate at run time, port listing, statistics)
-and for simple_switch_CLI-style table_add / table_set_default / mirroring_add.
+and for simple_switch_CLI-style table, action profile, multicast and mirroring commands.
 Protocol, one JSON object per line each way:
   request  {"cmd": "set_queue_rate", "args": {"pps": 100, "port": 1, "priority": null}}
   response {"ok": true, "result": ...}  or  {"ok": false, "error": "message"}
@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from p4sim.switch import table_commands
 from p4sim.switch.pre import CloneSession, PreError
+from p4sim.switch.pre_commands import MulticastNodes
 from p4sim.switch.runtime_api import TableError
 from p4sim.switch.traffic_manager import TrafficManagerError
 
@@ -81,6 +82,26 @@ def _handlers(switch: Any) -> dict[str, Callable[..., Any]]:
     def act_prof_add_member_to_group(profile: str, member: str, group: str) -> None:
         table_commands.act_prof_add_member_to_group(runtime(), profile, member, group)
 
+    nodes = MulticastNodes(switch.pre)
+
+    def mc_mgrp_create(group: int) -> None:
+        nodes.create_group(_int(group, "group"))
+
+    def mc_mgrp_destroy(group: int) -> None:
+        nodes.destroy_group(_int(group, "group"))
+
+    def mc_node_create(rid: int, ports: list[int]) -> int:
+        return nodes.create_node(_int(rid, "rid"), [_int(p, "port") for p in ports])
+
+    def mc_node_destroy(node: int) -> None:
+        nodes.destroy_node(_int(node, "node"))
+
+    def mc_node_associate(group: int, node: int) -> None:
+        nodes.associate(_int(group, "group"), _int(node, "node"))
+
+    def mc_node_dissociate(group: int, node: int) -> None:
+        nodes.dissociate(_int(group, "group"), _int(node, "node"))
+
     def mirroring_add(session: int, port: int) -> None:
         switch.pre.set_clone_session(_int(session, "session"),
                                      CloneSession(port=_int(port, "port")))
@@ -92,6 +113,10 @@ def _handlers(switch: Any) -> dict[str, Callable[..., Any]]:
             "act_prof_create_member": act_prof_create_member,
             "act_prof_create_group": act_prof_create_group,
             "act_prof_add_member_to_group": act_prof_add_member_to_group,
+            "mc_mgrp_create": mc_mgrp_create, "mc_mgrp_destroy": mc_mgrp_destroy,
+            "mc_node_create": mc_node_create, "mc_node_destroy": mc_node_destroy,
+            "mc_node_associate": mc_node_associate,
+            "mc_node_dissociate": mc_node_dissociate,
             "mirroring_add": mirroring_add, "ping": lambda: "pong"}
 
 

@@ -8,6 +8,7 @@
   p4sim-cli [--thrift-port N] mirroring_add SESSION PORT
   p4sim-cli [--thrift-port N] act_prof_create_member|act_prof_create_group|
             act_prof_add_member_to_group|table_indirect_add[_with_group] ...
+  p4sim-cli [--thrift-port N] mc_mgrp_create|mc_node_create|mc_node_associate|... ...
 Without a command, commands are read one per line from standard input, as
 `echo "set_queue_rate 100 1" | simple_switch_CLI` does.
 """
@@ -36,7 +37,15 @@ USAGE = {
     "act_prof_create_member": "act_prof_create_member PROFILE ACTION [ARG...]",
     "act_prof_create_group": "act_prof_create_group PROFILE",
     "act_prof_add_member_to_group": "act_prof_add_member_to_group PROFILE MEMBER GROUP",
+    "mc_mgrp_create": "mc_mgrp_create GROUP",
+    "mc_mgrp_destroy": "mc_mgrp_destroy GROUP",
+    "mc_node_create": "mc_node_create RID PORT...",
+    "mc_node_destroy": "mc_node_destroy NODE",
+    "mc_node_associate": "mc_node_associate GROUP NODE",
+    "mc_node_dissociate": "mc_node_dissociate GROUP NODE",
 }
+MC_TWO_NUMBERS = {"mc_node_associate": ("group", "node"), "mc_node_dissociate": ("group", "node")}
+MC_ONE_NUMBER = {"mc_mgrp_create": "group", "mc_mgrp_destroy": "group", "mc_node_destroy": "node"}
 
 
 def _number(text: str, what: str, real: bool = False) -> int | float:
@@ -91,6 +100,18 @@ def run_command(client: ControlClient, words: Sequence[str]) -> str:
             raise ControlError(f"usage: {USAGE[cmd]}")
         client.call(cmd, profile=args[0], member=args[1], group=args[2])
         return ""
+    if cmd in MC_ONE_NUMBER or cmd in MC_TWO_NUMBERS:
+        names = (MC_ONE_NUMBER[cmd],) if cmd in MC_ONE_NUMBER else MC_TWO_NUMBERS[cmd]
+        if len(args) != len(names):
+            raise ControlError(f"usage: {USAGE[cmd]}")
+        client.call(cmd, **{n: _number(a, n.upper()) for n, a in zip(names, args)})
+        return ""
+    if cmd == "mc_node_create":
+        if len(args) < 1:
+            raise ControlError(f"usage: {USAGE[cmd]}")
+        handle = client.call(cmd, rid=_number(args[0], "RID"),
+                             ports=[_number(a, "PORT") for a in args[1:]])
+        return f"Node was created with handle {handle}"
     if cmd == "table_set_default":
         if len(args) < 2:
             raise ControlError(f"usage: {USAGE[cmd]}")

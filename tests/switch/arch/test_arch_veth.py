@@ -11,6 +11,7 @@ import time
 import pytest
 
 from p4sim.switch.control_channel import ControlClient
+from p4sim.switch.control_cli import run_command
 from p4sim.switch.netns import Netns, can_run, receive
 from p4sim.switch.pcap import read_pcap
 
@@ -189,3 +190,30 @@ def test_p4runtime_server_starts_by_default_and_stops_on_sigterm():
         ns.tcp_connect(50051).close()          # the server listens once "ready" is printed
         status, err = switch.terminate()
         assert status == 0, err
+
+
+def test_multicast_and_mirroring_through_interfaces():
+    payload = "AA" * 16
+    with private_netns("mcast", [1, 2, 3, 4]) as ns:
+        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "-i", "3@s3", "-i", "4@s4",
+                                  str(P4C_OUT / "replication.json"), "--no-grpc"])
+        socks = {port: ns.host_socket(port) for port in (1, 2, 3, 4)}
+        with control(ns) as client:
+            for words in (["table_add", "l2", "flood", "0xffffffffffff", "=>", "1"],
+                          ["table_add", "l2", "unicast", "0x000000000001", "=>", "1"],
+                          ["table_add", "smac", "NoAction", "0x000000000002", "=>"],
+                          ["mc_mgrp_create", "1"], ["mc_node_create", "0", "1", "2", "3"],
+                          ["mc_node_associate", "1", "0"], ["mirroring_add", "5", "4"]):
+                run_command(client, words)
+        flood = bytes.fromhex("ffffffffffff" "000000000002" "0800" + payload)
+        socks[2].send(flood)
+        for port in (1, 2, 3):
+            assert receive(socks[port], 1, 5) == [flood], f"port {port}"
+        tagged = bytes.fromhex("000000000001" "000000000002" "9001" + payload)
+        socks[2].send(tagged)
+        assert receive(socks[1], 1, 5) == [tagged]
+        clone = bytes.fromhex("000000000001" "00000000c10e" "9001" + payload)
+        assert receive(socks[4], 1, 5) == [clone]
+        for port, sock in socks.items():
+            assert receive(sock, 1, 0.2) == [], f"unexpected frame on port {port}"
+        assert switch.terminate()[0] == 0
