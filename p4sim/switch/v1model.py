@@ -96,6 +96,7 @@ class V1ModelPipeline:
         self.tm = tm
         self.stats = stats
         self.host = host
+        self._now = host.now_ns
         probe = program.new_packet(b"", 0)
         self._reset_metadata = _metadata_resetter(probe)
         self.std = std = _StdSlots(probe.layout)
@@ -117,7 +118,7 @@ class V1ModelPipeline:
         """Run one packet through parser, checksum verification and ingress."""
         program = self.program
         std = self.std
-        now_ns = self.host.now_ns()
+        now_ns = self._now()
         pkt = program.new_packet(data, port)
         f = pkt.f
         if instance_type != INSTANCE_NORMAL:
@@ -192,7 +193,7 @@ class V1ModelPipeline:
         program = self.program
         std = self.std
         f = pkt.f
-        now_ns = self.host.now_ns()
+        now_ns = self._now()
         now_us = now_ns // 1000
         if std.egress_global_timestamp is not None:
             f[std.egress_global_timestamp] = now_us & std.egress_global_timestamp_mask
