@@ -170,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LoadError as exc:
         print(f"p4sim-switch: error: {options.program}: {exc}", file=sys.stderr)
         return 1
-    except (UsageError, ControlError, PacketIOError, TrafficManagerError) as exc:
+    except (UsageError, ControlError, PacketIOError, TrafficManagerError, OSError) as exc:
         print(f"p4sim-switch: error: {exc}", file=sys.stderr)
         return 1
 

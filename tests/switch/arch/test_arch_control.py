@@ -163,3 +163,18 @@ def test_control_port_in_use_is_a_clear_error():
             ControlServer(Switch(), port=first.port)
     finally:
         first.stop()
+
+
+def test_switch_cli_reports_a_busy_grpc_port(capsys):
+    import socket
+    from p4sim.switch.cli import main
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        status = main(["--no-p4", "--thrift-port", "0", "--",
+                       "--grpc-server-addr", f"127.0.0.1:{port}"])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert "p4sim-switch: error: P4Runtime server cannot listen" in err
+    assert "Traceback" not in err
