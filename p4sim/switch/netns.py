@@ -20,6 +20,8 @@ import threading
 import time
 from typing import Any, Callable, TypeVar
 
+from p4sim.switch.packet_io import AUX_SPACE, PACKET_AUXDATA, SOL_PACKET, restore_vlan_tag
+
 T = TypeVar("T")
 CLONE_NEWNET = 0x40000000
 ETH_P_ALL = 0x0003
@@ -105,6 +107,7 @@ class Netns:
             sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
             sock.bind((f"h{port}", ETH_P_ALL))
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+            sock.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)    # to see VLAN tags
             return sock
         return self.run_inside(make)
 
@@ -173,7 +176,8 @@ class SwitchProcess:
 
 
 def receive(sock: socket.socket, count: int, timeout: float) -> list[bytes]:
-    """Up to `count` frames arriving on `sock` (its own transmissions ignored)."""
+    """Up to `count` frames arriving on `sock` (its own transmissions ignored), with
+    their VLAN tags (for sockets from host_socket)."""
     frames: list[bytes] = []
     deadline = time.monotonic() + timeout
     while len(frames) < count:
@@ -183,9 +187,9 @@ def receive(sock: socket.socket, count: int, timeout: float) -> list[bytes]:
         ready, _w, _x = select.select([sock], [], [], remaining)
         if not ready:
             break
-        data, address = sock.recvfrom(65535)
+        data, ancillary, _flags, address = sock.recvmsg(65535, AUX_SPACE)
         if address[2] != PACKET_OUTGOING:
-            frames.append(data)
+            frames.append(restore_vlan_tag(data, ancillary))
     return frames
 
 

@@ -6,6 +6,9 @@ the ones this switch transmits) are not wanted: the kernel drops them for us
 (PACKET_IGNORE_OUTGOING) or, on old kernels, they are skipped by packet type.
 Receiving never raises for a bad frame: runts are counted and skipped, oversized frames
 are truncated by the kernel to the buffer size and counted; a failed send is counted.
+The kernel strips a received 802.1Q tag into the packet's auxiliary data; it is put
+back, so the pipeline parses VLAN frames as they were on the wire (libpcap does the
+same for BMv2).
 """
 
 from __future__ import annotations
@@ -24,6 +27,12 @@ PACKET_ADD_MEMBERSHIP = 1
 PACKET_MR_PROMISC = 1
 PACKET_OUTGOING = 4
 PACKET_IGNORE_OUTGOING = 23   # Linux >= 4.20: the kernel drops the outgoing copies for us
+PACKET_AUXDATA = 8
+TP_STATUS_VLAN_VALID = 0x10
+TP_STATUS_VLAN_TPID_VALID = 0x40
+ETH_P_8021Q = 0x8100
+AUXDATA = struct.Struct("=IIIHHHH")   # struct tpacket_auxdata
+AUX_SPACE = socket.CMSG_SPACE(AUXDATA.size)
 MIN_FRAME = 14           # an Ethernet header; anything shorter is a runt
 MAX_FRAME = 9216 + 64    # jumbo frames plus slack; longer frames are truncated
 RECV_BATCH = 64          # frames read from one socket before looking at others
@@ -78,25 +87,31 @@ class RawPort:
             sees_outgoing = False
         except OSError:
             sees_outgoing = True      # older kernel: filter by packet type on receipt
+        try:
+            # The kernel moves a received 802.1Q tag out of the frame into metadata;
+            # ask for that metadata so the tag can be put back (as libpcap does).
+            sock.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
+        except OSError as exc:
+            sock.close()
+            raise PacketIOError(exc.errno, f"port {port}: PACKET_AUXDATA refused: "
+                                f"{exc.strerror}") from exc
         return cls(port, iface, sock, sees_outgoing=sees_outgoing)
 
     def fileno(self) -> int:
         return self.sock.fileno()
 
     def receive_batch(self, limit: int = RECV_BATCH) -> list[bytes]:
-        """Up to `limit` frames that arrived on the wire; [] when none is waiting."""
+        """Up to `limit` frames that arrived on the wire; [] when none is waiting.
+
+        Frames come back exactly as they were on the wire, VLAN tag included.
+        """
         frames: list[bytes] = []
         counters = self.counters
         sees_outgoing = self.sees_outgoing
-        recv = self.sock.recvfrom if sees_outgoing else self.sock.recv
+        recvmsg = self.sock.recvmsg
         while len(frames) < limit:
             try:
-                if sees_outgoing:
-                    data, address = recv(MAX_FRAME + 1)
-                    if address[2] == PACKET_OUTGOING:
-                        continue
-                else:
-                    data = recv(MAX_FRAME + 1)
+                data, ancillary, _flags, address = recvmsg(MAX_FRAME + 1, AUX_SPACE)
             except BlockingIOError:
                 break
             except InterruptedError:
@@ -105,6 +120,10 @@ class RawPort:
                 counters.rx_errors += 1
                 log.warning("port %d (%s): receive failed: %s", self.port, self.iface, exc)
                 break
+            if sees_outgoing and address[2] == PACKET_OUTGOING:
+                continue
+            if ancillary:
+                data = restore_vlan_tag(data, ancillary)
             if len(data) < MIN_FRAME:
                 counters.rx_runts += 1
                 continue
@@ -130,6 +149,19 @@ class RawPort:
 
     def close(self) -> None:
         self.sock.close()
+
+
+def restore_vlan_tag(data: bytes, ancillary: list) -> bytes:
+    """Re-insert the 802.1Q tag the kernel stripped into the packet's auxdata."""
+    for level, kind, payload in ancillary:
+        if level != SOL_PACKET or kind != PACKET_AUXDATA or len(payload) < AUXDATA.size:
+            continue
+        status, _len, _snap, _mac, _net, tci, tpid = AUXDATA.unpack_from(payload)
+        if status & TP_STATUS_VLAN_VALID and len(data) >= 12:
+            if not status & TP_STATUS_VLAN_TPID_VALID:
+                tpid = ETH_P_8021Q
+            return data[:12] + struct.pack("!HH", tpid, tci) + data[12:]
+    return data
 
 
 def open_ports(ports: dict[int, str]) -> dict[int, RawPort]:

@@ -217,3 +217,19 @@ def test_multicast_and_mirroring_through_interfaces():
         for port, sock in socks.items():
             assert receive(sock, 1, 0.2) == [], f"unexpected frame on port {port}"
         assert switch.terminate()[0] == 0
+
+
+def test_vlan_tags_reach_the_pipeline_intact():
+    """The kernel strips received 802.1Q tags into metadata; the switch puts them back."""
+    with private_netns("vlan", [1, 2]) as ns:
+        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "--no-grpc",
+                                  str(P4C_OUT / "stack_and_queues.json")])
+        with control(ns) as client:
+            client.call("table_add", table="fwd", action="forward", keys=["1"], args=["2"])
+        sender, receiver = ns.host_socket(1), ns.host_socket(2)
+        tagged = bytes.fromhex("000000000001" "000000000002" "8100" "600a" "0800") + b"\x55" * 46
+        priority_tagged = tagged[:14] + b"\x00\x00" + tagged[16:]        # VLAN 0, PCP 0
+        for frame in (tagged, priority_tagged):
+            sender.send(frame)
+            assert receive(receiver, 1, 5) == [frame]
+        assert switch.terminate()[0] == 0
