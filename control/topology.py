@@ -21,6 +21,16 @@ Format (TOML, or the same structure in JSON)::
     a = "leaf1:3"            # switch:port at each end
     b = "spine1:1"
     rate_pps = 10000         # optional, for queue settings
+
+    [collector]              # optional: where telemetry reports go
+    name = "collector"
+    ip = "192.168.100.2"
+    mac = "00:00:00:00:c0:11"
+    switch = "leaf1"
+    port = 4
+
+Every switch answers as a router with ``router_mac(switch)``; hosts reach it as their
+gateway ``GATEWAY_IP`` (a static ARP entry and an onlink default route).
 """
 from __future__ import annotations
 
@@ -30,6 +40,7 @@ from control.config_reader import Reader, load_document
 from control.errors import ProblemList
 
 MAX_PORT = 510  # 511 is v1model's drop port
+GATEWAY_IP = "10.255.255.254"  # every host's default gateway; ARP-resolved to its switch's router MAC
 
 
 @dataclass(frozen=True)
@@ -61,10 +72,26 @@ class Link:
 
 
 @dataclass(frozen=True)
+class Collector:
+    """The telemetry collector: an addressable endpoint hanging off one switch port."""
+
+    name: str
+    ip: str
+    mac: str
+    switch: str
+    port: int
+
+    def as_host(self) -> Host:
+        """Routing treats the collector like a host, so reports cross the fabric."""
+        return Host(self.name, self.ip, self.mac, self.switch, self.port)
+
+
+@dataclass(frozen=True)
 class Topology:
     switches: tuple[Switch, ...]
     hosts: tuple[Host, ...]
     links: tuple[Link, ...]
+    collector: Collector | None = None
     by_name: dict[str, Switch] = field(compare=False, repr=False, default_factory=dict)
 
     def switch(self, name: str) -> Switch:
@@ -75,6 +102,43 @@ class Topology:
 
     def host_facing_ports(self, switch: str) -> set[int]:
         return {h.port for h in self.hosts_on(switch)}
+
+    def fabric_ports(self, switch: str) -> set[int]:
+        """Ports of ``switch`` that lead to another switch."""
+        ports = set()
+        for link in self.links:
+            if link.a_switch == switch:
+                ports.add(link.a_port)
+            if link.b_switch == switch:
+                ports.add(link.b_port)
+        return ports
+
+    def all_ports(self, switch: str) -> set[int]:
+        """Every used port of ``switch``: hosts, links and the collector."""
+        ports = self.host_facing_ports(switch) | self.fabric_ports(switch)
+        if self.collector is not None and self.collector.switch == switch:
+            ports.add(self.collector.port)
+        return ports
+
+    def host(self, name: str) -> Host:
+        for h in self.hosts:
+            if h.name == name:
+                return h
+        raise KeyError(f"no host named {name!r}")
+
+
+def router_mac(switch: Switch) -> str:
+    """The MAC a switch routes with (source of forwarded frames, hosts' gateway MAC).
+
+    The one place the rule lives: 00:aa followed by the 32-bit node ID.
+    """
+    raw = (0x00AA << 32 | (switch.node_id & 0xFFFFFFFF)).to_bytes(6, "big")
+    return ":".join(f"{b:02x}" for b in raw)
+
+
+def switch_ip(switch: Switch) -> str:
+    """The source address of a switch's telemetry reports: 10.254.x.y from the node ID."""
+    return f"10.254.{(switch.node_id >> 8) & 0xFF}.{switch.node_id & 0xFF}"
 
 
 def load_topology(path: str) -> Topology:
@@ -87,6 +151,9 @@ def load_topology(path: str) -> Topology:
              for i, t in enumerate(top.table_list("hosts", required=False))]
     links = [_read_link(Reader(t, f"links[{i}]", problems), i, problems)
              for i, t in enumerate(top.table_list("links", required=False))]
+    raw_collector = top._get("collector", required=False)  # marks the field as known
+    collector = (_read_collector(Reader(raw_collector, "collector", problems))
+                 if raw_collector is not None else None)
     top.reject_unknown()
     good_switches = [s for s in switches if s is not None]
     _check_unique(problems, "switches", switches, ("name", "device_id", "node_id", "grpc"))
@@ -108,9 +175,16 @@ def load_topology(path: str) -> Topology:
             _claim_port(problems, used_ports, (sw, port), f"links[{i}].{side}")
         if link.a_switch == link.b_switch:
             problems.add(f"links[{i}]", "a link must join two different switches")
+    if collector is not None:
+        if collector.switch not in names:
+            problems.add("collector.switch", f"no switch named {collector.switch!r}")
+        _claim_port(problems, used_ports, (collector.switch, collector.port), "collector")
+        for i, host in enumerate(hosts):
+            if host is not None and (host.ip == collector.ip or host.name == collector.name):
+                problems.add("collector", f"name or ip clashes with hosts[{i}]")
     problems.raise_if_any()
     return Topology(tuple(good_switches), tuple(h for h in hosts if h), tuple(l for l in links if l),
-                    by_name={s.name: s for s in good_switches})
+                    collector, by_name={s.name: s for s in good_switches})
 
 
 def _read_switch(r: Reader) -> Switch | None:
@@ -139,6 +213,18 @@ def _read_host(r: Reader) -> Host | None:
     if None in (name, ip, mac, switch, port):
         return None
     return Host(name, ip, mac, switch, port)
+
+
+def _read_collector(r: Reader) -> Collector | None:
+    name = r.string("name", required=False, default="collector")
+    ip = r.ipv4("ip")
+    mac = r.mac("mac")
+    switch = r.string("switch")
+    port = r.integer("port", 0, MAX_PORT)
+    r.reject_unknown()
+    if None in (name, ip, mac, switch, port):
+        return None
+    return Collector(name, ip, mac, switch, port)
 
 
 def _read_link(r: Reader, index: int, problems: ProblemList) -> Link | None:
