@@ -1,0 +1,421 @@
+"""Launch a whole fabric from a topology file, on veth pairs and network namespaces (root).
+
+Layout (one FabricNetwork):
+
+- one namespace ``<tag>-sw`` holds every switch and every switch-side interface; a
+  switch port is the interface ``<switch>-<port>`` (``leaf1-2``). A link is a veth pair
+  joining two such interfaces, so each switch process sees only its own ports. Every
+  switch's gRPC (and control-channel) server listens on loopback in that namespace.
+- one namespace per host ``<tag>-<host>`` and one for the collector ``<tag>-col``, each
+  with a single interface ``eth0`` (the far end of the attachment port's veth) carrying
+  the endpoint's MAC and its IP as a /32, a permanent neighbour entry for the gateway
+  10.255.255.254 with the attached switch's router MAC, and a default route via that
+  gateway (onlink). The fabric routes on /32s, so hosts need no subnet.
+
+Switches run the Makefile's $SWITCH (p4sim-switch, or simple_switch_grpc with
+TARGET=bmv2) with the same flags either way. Everything started here is stopped and
+every namespace deleted on exit, also on failure.
+"""
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from control.topology import Host, Link, Switch, Topology, load_topology, router_mac
+from p4sim.switch.netns import Netns, NetnsError, ip
+
+ROOT = Path(__file__).resolve().parents[1]
+GATEWAY_IP = "10.255.255.254"
+FIRST_THRIFT_PORT = 9090
+PRIORITY_QUEUES = 8
+MAX_IFNAME = 15  # IFNAMSIZ - 1
+READY_TIMEOUT = 60.0
+
+
+class LaunchError(RuntimeError):
+    """The fabric could not be brought up (namespace, link or process)."""
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Something plugged into one switch port through its own namespace: a host or
+    the telemetry collector."""
+    name: str
+    ip: str
+    mac: str
+    switch: str
+    port: int
+
+
+def default_switch_binary() -> str:
+    """$SWITCH as the Makefile exports it, else the venv's p4sim-switch."""
+    return os.environ.get("SWITCH") or str(ROOT / ".venv/bin/p4sim-switch")
+
+
+def default_cli_binary(switch_binary: str) -> list[str]:
+    """The run-time CLI that matches the switch: simple_switch_CLI for BMv2."""
+    if Path(switch_binary).name.startswith("simple_switch"):
+        return ["simple_switch_CLI"]
+    return [sys.executable, "-m", "p4sim.switch.control_cli"]
+
+
+def interface_name(switch: str, port: int) -> str:
+    """The switch-side interface of ``switch``'s ``port``."""
+    name = f"{switch}-{port}"
+    if len(name) > MAX_IFNAME:
+        raise LaunchError(f"interface name {name!r} for {switch} port {port} is longer than "
+                          f"{MAX_IFNAME} characters; use a shorter switch name in the topology")
+    return name
+
+
+class ManagedProcess:
+    """A child process whose stdout (merged with stderr) is kept and can be waited on
+    line by line, so callers wait for a ready line instead of sleeping."""
+
+    def __init__(self, name: str, argv: list[str], log_path: Path, **popen: Any) -> None:
+        self.name = name
+        self.argv = argv
+        self.log_path = log_path
+        self._lines: list[str] = []
+        self._changed = threading.Condition()
+        self._log = open(log_path, "a", encoding="utf-8")
+        self.popen = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      stdin=subprocess.DEVNULL, text=True, **popen)
+        self._reader = threading.Thread(target=self._read, name=f"out-{name}", daemon=True)
+        self._reader.start()
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def _read(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            self._log.write(line)
+            self._log.flush()
+            with self._changed:
+                self._lines.append(line.rstrip("\n"))
+                self._changed.notify_all()
+        with self._changed:
+            self._changed.notify_all()
+
+    @property
+    def output(self) -> str:
+        with self._changed:
+            return "\n".join(self._lines)
+
+    def wait_for_line(self, text: str, timeout: float) -> str:
+        """The first output line containing ``text``; LaunchError if the process exits
+        or the deadline passes first (with the output tail, to say why)."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                for line in self._lines:
+                    if text in line:
+                        return line
+                if not self._reader.is_alive():
+                    raise LaunchError(f"{self.name} exited (status {self.popen.poll()}) before "
+                                      f"printing {text!r}:\n{self._tail()}")
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise LaunchError(f"{self.name} did not print {text!r} within {timeout:.0f} s:"
+                                      f"\n{self._tail()}")
+                self._changed.wait(remaining)
+
+    def _tail(self) -> str:
+        return "\n".join(self._lines[-30:])
+
+    def wait(self, timeout: float) -> int:
+        """Exit status; LaunchError on timeout (the process keeps running)."""
+        try:
+            status = self.popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise LaunchError(f"{self.name} still running after {timeout:.0f} s:\n{self._tail()}") from None
+        self._reader.join(5)
+        return status
+
+    def running(self) -> bool:
+        return self.popen.poll() is None
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM, then SIGKILL after ``timeout``; never raises for a gone process."""
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+            try:
+                self.popen.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait(timeout)
+        self._reader.join(5)
+        self._log.close()
+
+    def kill(self) -> None:
+        """SIGKILL: a crash, as far as anyone watching can tell."""
+        if self.popen.poll() is None:
+            self.popen.kill()
+        self.popen.wait(10)
+        self._reader.join(5)
+
+
+class FabricNetwork:
+    """The namespaces, links and switch processes of one topology; a context manager.
+
+    ``tag`` prefixes every namespace name (default ``ln<pid>``), so two networks (or
+    two test runs) never collide.
+    """
+
+    def __init__(self, topology: str | Topology, *, tag: str | None = None,
+                 switch_binary: str | None = None, log_dir: str | Path | None = None,
+                 switch_args: tuple[str, ...] = (), ready_timeout: float = READY_TIMEOUT) -> None:
+        self.topology = load_topology(str(topology)) if not isinstance(topology, Topology) else topology
+        self.tag = tag or f"ln{os.getpid()}"
+        self.switch_binary = switch_binary or default_switch_binary()
+        self.cli = default_cli_binary(self.switch_binary)
+        self._own_log_dir = log_dir is None
+        self.log_dir = Path(log_dir or tempfile.mkdtemp(prefix=f"{self.tag}-logs-"))
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.switch_args = tuple(switch_args)
+        self.ready_timeout = ready_timeout
+        self.endpoints = {h.name: _host_endpoint(h) for h in self.topology.hosts}
+        self.collector = _collector_endpoint(self.topology)
+        self.switch_ns = f"{self.tag}-sw"
+        self._namespaces: dict[str, Netns] = {}
+        self._switches: dict[str, ManagedProcess] = {}
+        self._processes: list[ManagedProcess] = []
+        self._thrift_ports = {s.name: FIRST_THRIFT_PORT + i for i, s in enumerate(self.topology.switches)}
+        for switch in self.topology.switches:  # fail on a bad name before touching anything
+            for port in self._ports_of(switch.name):
+                interface_name(switch.name, port)
+
+    # -- lifecycle ---------------------------------------------------------------------
+    def __enter__(self) -> "FabricNetwork":
+        try:
+            self._build()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop every process started here (newest first), delete every namespace."""
+        for process in reversed(self._processes):
+            process.stop()
+        self._processes.clear()
+        self._switches.clear()
+        for namespace in reversed(list(self._namespaces.values())):
+            namespace.close()
+        self._namespaces.clear()
+        if self._own_log_dir:
+            for path in self.log_dir.glob("*"):
+                path.unlink()
+            self.log_dir.rmdir()
+
+    def _build(self) -> None:
+        self._add_namespace(self.switch_ns)
+        for link in self.topology.links:
+            self._add_link(link)
+        for endpoint in self._all_endpoints():
+            self._add_endpoint(endpoint)
+        for switch in self.topology.switches:
+            self._start_switch(switch)
+        for switch in self.topology.switches:
+            self._wait_switch_ready(switch)
+        for link in self.topology.links:
+            if link.rate_pps:
+                self.set_queue_rate(link.a_switch, link.a_port, link.rate_pps)
+                self.set_queue_rate(link.b_switch, link.b_port, link.rate_pps)
+
+    def _add_namespace(self, name: str) -> Netns:
+        namespace = Netns(name, [])
+        namespace.__enter__()
+        self._namespaces[name] = namespace
+        return namespace
+
+    def _add_link(self, link: Link) -> None:
+        a = interface_name(link.a_switch, link.a_port)
+        b = interface_name(link.b_switch, link.b_port)
+        ip("-n", self.switch_ns, "link", "add", a, "type", "veth", "peer", "name", b)
+        for end in (a, b):
+            ip("-n", self.switch_ns, "link", "set", end, "mtu", "9500", "up")
+
+    def _add_endpoint(self, endpoint: Endpoint) -> None:
+        ns = self.namespace_of(endpoint.name)
+        self._add_namespace(ns)
+        outer = interface_name(endpoint.switch, endpoint.port)
+        ip("-n", self.switch_ns, "link", "add", outer, "type", "veth", "peer", "name", "eth0",
+           "netns", ns)
+        ip("-n", self.switch_ns, "link", "set", outer, "mtu", "9500", "up")
+        gateway_mac = router_mac(self.topology.switch(endpoint.switch))
+        for args in (("link", "set", "eth0", "address", endpoint.mac, "mtu", "9500", "up"),
+                     ("addr", "add", f"{endpoint.ip}/32", "dev", "eth0"),
+                     ("neigh", "replace", GATEWAY_IP, "lladdr", gateway_mac, "dev", "eth0",
+                      "nud", "permanent"),
+                     ("route", "add", "default", "via", GATEWAY_IP, "dev", "eth0", "onlink")):
+            ip("-n", ns, *args)
+
+    def _all_endpoints(self) -> list[Endpoint]:
+        return list(self.endpoints.values()) + ([self.collector] if self.collector else [])
+
+    def _ports_of(self, switch: str) -> list[int]:
+        ports = [e.port for e in self._all_endpoints() if e.switch == switch]
+        for link in self.topology.links:
+            ports += [p for s, p in ((link.a_switch, link.a_port), (link.b_switch, link.b_port))
+                      if s == switch]
+        return sorted(ports)
+
+    # -- switches ----------------------------------------------------------------------
+    def switch_command(self, switch: Switch) -> list[str]:
+        """The $SWITCH command line for ``switch`` (run inside the switch namespace)."""
+        interfaces = [arg for port in self._ports_of(switch.name)
+                      for arg in ("-i", f"{port}@{interface_name(switch.name, port)}")]
+        return [self.switch_binary, "--no-p4", "--device-id", str(switch.device_id),
+                "--thrift-port", str(self._thrift_ports[switch.name]), *interfaces,
+                *self.switch_args, "--", "--grpc-server-addr", switch.grpc,
+                "--cpu-port", str(switch.cpu_port), "--priority-queues", str(PRIORITY_QUEUES)]
+
+    def _start_switch(self, switch: Switch) -> None:
+        process = self.start_process(self.switch_ns, f"switch-{switch.name}", self.switch_command(switch))
+        self._switches[switch.name] = process
+
+    def _wait_switch_ready(self, switch: Switch) -> None:
+        """Ready = its gRPC port accepts a connection inside the switch namespace (what
+        works for simple_switch_grpc too, which prints no ready line)."""
+        host, _, port_text = switch.grpc.rpartition(":")
+        process = self._switches[switch.name]
+        deadline = time.monotonic() + self.ready_timeout
+        while not self._accepts(host, int(port_text)):
+            if not process.running():
+                raise LaunchError(f"{switch.name} exited with status {process.popen.returncode}:\n"
+                                  f"{process.output[-3000:]}")
+            if time.monotonic() > deadline:
+                raise LaunchError(f"{switch.name}'s gRPC server {switch.grpc} did not accept "
+                                  f"within {self.ready_timeout:.0f} s:\n{process.output[-3000:]}")
+            time.sleep(0.05)  # polling a condition, with a deadline
+
+    def _accepts(self, host: str, port: int) -> bool:
+        def attempt() -> bool:
+            with socket.socket() as sock:
+                sock.settimeout(1.0)
+                return sock.connect_ex((host, port)) == 0
+        return self._namespaces[self.switch_ns].run_inside(attempt)
+
+    def switch_process(self, name: str) -> ManagedProcess:
+        return self._switches[name]
+
+    def kill_switch(self, name: str) -> None:
+        """SIGKILL the switch: all its state is gone, its interfaces stay."""
+        self._switches[name].kill()
+
+    def restart_switch(self, name: str) -> None:
+        """Start the switch again (killing it first if it still runs), as a fresh
+        process with no pipeline; returns once its gRPC server accepts."""
+        old = self._switches[name]
+        old.kill()
+        self._processes.remove(old)
+        old.stop()
+        switch = self.topology.switch(name)
+        self._start_switch(switch)
+        self._wait_switch_ready(switch)
+
+    def thrift_port(self, name: str) -> int:
+        return self._thrift_ports[name]
+
+    def set_queue_rate(self, switch: str, port: int, pps: float) -> None:
+        """Egress queue rate of one port, through the switch's run-time CLI."""
+        self._cli(switch, f"set_queue_rate {int(pps)} {port}")
+
+    def set_queue_depth(self, switch: str, port: int, packets: int) -> None:
+        self._cli(switch, f"set_queue_depth {packets} {port}")
+
+    def _cli(self, switch: str, command: str) -> None:
+        argv = ["ip", "netns", "exec", self.switch_ns, *self.cli,
+                "--thrift-port", str(self._thrift_ports[switch])]
+        done = subprocess.run(argv, input=command + "\n", capture_output=True, text=True,
+                              timeout=60, check=False)
+        if done.returncode != 0 or "Error" in done.stdout:
+            raise LaunchError(f"{switch}: '{command}' failed: {done.stdout.strip()} {done.stderr.strip()}")
+
+    # -- links -------------------------------------------------------------------------
+    def link_at(self, switch: str, port: int) -> Link:
+        """The link with one end at ``switch``:``port``."""
+        for link in self.topology.links:
+            if (link.a_switch, link.a_port) == (switch, port) or (link.b_switch, link.b_port) == (switch, port):
+                return link
+        raise LaunchError(f"no link at {switch}:{port} in the topology")
+
+    def set_link_down(self, switch: str, port: int) -> float:
+        """Cut the link at ``switch``:``port`` (both ends down, as a pulled cable);
+        returns the time.monotonic() of the cut, for repair-time measurements."""
+        self._set_link(self.link_at(switch, port), "down")
+        return time.monotonic()
+
+    def set_link_up(self, switch: str, port: int) -> float:
+        self._set_link(self.link_at(switch, port), "up")
+        return time.monotonic()
+
+    def _set_link(self, link: Link, state: str) -> None:
+        for sw, port in ((link.a_switch, link.a_port), (link.b_switch, link.b_port)):
+            ip("-n", self.switch_ns, "link", "set", interface_name(sw, port), state)
+
+    # -- processes in namespaces -------------------------------------------------------
+    def namespace_of(self, endpoint: str) -> str:
+        """The namespace of a host (by name) or of the collector."""
+        if self.collector and endpoint == self.collector.name:
+            return f"{self.tag}-col"
+        if endpoint not in self.endpoints:
+            raise LaunchError(f"no host named {endpoint!r} in the topology")
+        return f"{self.tag}-{endpoint}"
+
+    def start_process(self, namespace: str, name: str, argv: list[str], **popen: Any) -> ManagedProcess:
+        """Start ``argv`` inside ``namespace``; stopped on close() if still running.
+        Its output goes to ``<log_dir>/<name>.log`` and can be waited on."""
+        safe = name.replace("/", "_")
+        process = ManagedProcess(name, ["ip", "netns", "exec", namespace, *argv],
+                                 self.log_dir / f"{safe}.log", **popen)
+        self._processes.append(process)
+        return process
+
+    def host_exec(self, host: str, argv: list[str], name: str | None = None, **popen: Any) -> ManagedProcess:
+        """Run ``argv`` in the namespace of ``host`` (or of the collector, by its name)."""
+        label = name or f"{host}-{Path(argv[0]).name}-{len(self._processes)}"
+        return self.start_process(self.namespace_of(host), label, argv, **popen)
+
+    def switch_exec(self, argv: list[str], name: str | None = None, **popen: Any) -> ManagedProcess:
+        """Run ``argv`` in the switch namespace (where every gRPC server listens)."""
+        label = name or f"sw-{Path(argv[0]).name}-{len(self._processes)}"
+        return self.start_process(self.switch_ns, label, argv, **popen)
+
+    def in_switch_namespace(self, function: Any) -> Any:
+        """function() on a thread inside the switch namespace (e.g. a P4Runtime read)."""
+        return self._namespaces[self.switch_ns].run_inside(function)
+
+    def namespaces(self) -> list[str]:
+        return list(self._namespaces)
+
+
+def _host_endpoint(host: Host) -> Endpoint:
+    return Endpoint(host.name, host.ip, host.mac, host.switch, host.port)
+
+
+def _collector_endpoint(topology: Topology) -> Endpoint | None:
+    collector = topology.collector
+    if collector is None:
+        return None
+    return Endpoint(collector.name, collector.ip, collector.mac, collector.switch, collector.port)
+
+
+__all__ = ["FabricNetwork", "Endpoint", "LaunchError", "ManagedProcess", "GATEWAY_IP",
+           "interface_name", "default_switch_binary", "NetnsError"]

@@ -1,0 +1,106 @@
+"""Read a switch's P4Runtime state from inside the switch namespace; prints JSON.
+
+The gRPC servers of a FabricNetwork listen on loopback in its switch namespace, and
+gRPC opens connections from its own threads, so the tests run this script there with
+`ip netns exec` instead of connecting from the pytest process. Reads need no
+arbitration, so the probe never disturbs the controller's mastership.
+
+  fabric_probe.py pipeline GRPC DEVICE
+  fabric_probe.py counter GRPC DEVICE P4INFO COUNTER
+  fabric_probe.py group-ports GRPC DEVICE P4INFO
+  fabric_probe.py wait-group-ports GRPC DEVICE P4INFO PORTS TIMEOUT
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import grpc
+from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
+
+from control.p4rt.client import SwitchConnection
+from control.p4rt.entities import P4Names, load_p4info
+from control.p4rt.errors import P4RuntimeError
+from p4sim.p4runtime.codec import decode_int
+
+SELECTOR = "FabricIngress.routing.multipath_selector"
+FORWARD = "FabricIngress.routing.forward"
+
+
+def has_pipeline(address: str, device_id: int) -> bool:
+    channel = grpc.insecure_channel(address)
+    grpc.channel_ready_future(channel).result(timeout=10)
+    stub = p4runtime_pb2_grpc.P4RuntimeStub(channel)
+    request = p4runtime_pb2.GetForwardingPipelineConfigRequest(
+        device_id=device_id, response_type=p4runtime_pb2.GetForwardingPipelineConfigRequest.P4INFO_AND_COOKIE)
+    try:
+        response = stub.GetForwardingPipelineConfig(request)
+    except grpc.RpcError as err:
+        if err.code() == grpc.StatusCode.FAILED_PRECONDITION:
+            return False
+        raise
+    return len(response.config.p4info.tables) > 0
+
+
+def counter(conn: SwitchConnection, names: P4Names, name: str) -> dict[int, int]:
+    entity = p4runtime_pb2.Entity(counter_entry=names.counter(name))
+    return {e.counter_entry.index.index: e.counter_entry.data.packet_count for e in conn.read([entity])}
+
+
+def group_ports(conn: SwitchConnection, names: P4Names) -> dict[int, list[int]]:
+    """Multipath group -> egress ports of its members (one per member, weights ignored)."""
+    profile_id = names.id("action_profiles", SELECTOR)
+    action = names.get("actions", FORWARD)
+    port_param = next(p for p in action.params if p.name == "port")
+    members = conn.read([p4runtime_pb2.Entity(action_profile_member=p4runtime_pb2.ActionProfileMember(
+        action_profile_id=profile_id))])
+    port_of = {}
+    for entity in members:
+        member = entity.action_profile_member
+        for param in member.action.params:
+            if param.param_id == port_param.id:
+                port_of[member.member_id] = decode_int(param.value, port_param.bitwidth, "port")
+    groups = conn.read([p4runtime_pb2.Entity(action_profile_group=p4runtime_pb2.ActionProfileGroup(
+        action_profile_id=profile_id))])
+    return {e.action_profile_group.group_id: sorted(port_of.get(m.member_id, -1)
+                                                    for m in e.action_profile_group.members)
+            for e in groups}
+
+
+def main(argv: list[str]) -> int:
+    command, address, device = argv[0], argv[1], int(argv[2])
+    if command == "pipeline":
+        print(json.dumps({"pipeline": has_pipeline(address, device)}))
+        return 0
+    names = P4Names(load_p4info(argv[3]))
+    conn = SwitchConnection(address, device)  # reads only: no arbitration needed
+    if command == "counter":
+        print(json.dumps(counter(conn, names, argv[4])))
+    elif command == "group-ports":
+        print(json.dumps(group_ports(conn, names)))
+    elif command == "wait-group-ports":
+        # Until every multipath group uses only PORTS; prints when (CLOCK_MONOTONIC,
+        # shared by every process) so the caller can measure repair time.
+        wanted = {int(p) for p in argv[4].split(",")}
+        deadline = time.monotonic() + float(argv[5])
+        while True:
+            try:
+                groups = group_ports(conn, names)
+            except P4RuntimeError:
+                groups = {}
+            if groups and all(set(ports) <= wanted for ports in groups.values()):
+                print(json.dumps({"at": time.monotonic(), "groups": groups}))
+                return 0
+            if time.monotonic() > deadline:
+                print(json.dumps({"at": None, "groups": groups}))
+                return 1
+            time.sleep(0.01)  # polling the switch's state, with a deadline
+    else:
+        print(f"unknown command {command!r}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,108 @@
+"""The launcher itself: namespaces, interfaces, addresses, switches that answer
+P4Runtime, kill/restart, link state, and nothing left behind."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from control.launch import GATEWAY_IP, FabricNetwork, LaunchError, interface_name
+from control.topology import load_topology, router_mac
+
+ROOT = Path(__file__).resolve().parents[2]
+TOPOLOGY = ROOT / "topologies/two_leaves.toml"
+PROBE = str(Path(__file__).with_name("fabric_probe.py"))
+
+
+def _ip_json(*args: str) -> list[dict]:
+    done = subprocess.run(["ip", "-j", *args], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout or "[]")
+
+
+def _namespaces() -> set[str]:
+    return {n["name"] for n in _ip_json("netns", "list")}
+
+
+def _has_pipeline(net: FabricNetwork, switch: str) -> bool:
+    sw = net.topology.switch(switch)
+    probe = net.switch_exec([sys.executable, PROBE, "pipeline", sw.grpc, str(sw.device_id)])
+    assert probe.wait(30) == 0, probe.output
+    return json.loads(probe.output.splitlines()[-1])["pipeline"]
+
+
+def test_fabric_comes_up_wired_as_the_topology_says_and_leaves_nothing_behind():
+    topology = load_topology(str(TOPOLOGY))
+    with FabricNetwork(topology, tag="ln-t1") as net:
+        namespaces = set(net.namespaces())
+        assert namespaces == {"ln-t1-sw", "ln-t1-h1", "ln-t1-h2", "ln-t1-col"}
+        assert namespaces <= _namespaces()
+        links = {l["ifname"]: l for l in _ip_json("-n", net.switch_ns, "link", "show")}
+        for switch in topology.switches:
+            for port in topology.all_ports(switch.name):
+                name = interface_name(switch.name, port)
+                assert name in links, f"{name} missing"
+                assert "UP" in links[name]["flags"]
+        # A link's two ends are peers of one veth pair.
+        assert links["leaf1-2"]["link"] == "leaf2-2"
+        for host in topology.hosts:
+            ns = net.namespace_of(host.name)
+            (eth0,) = _ip_json("-n", ns, "addr", "show", "dev", "eth0")
+            assert eth0["address"] == host.mac
+            assert [(a["local"], a["prefixlen"]) for a in eth0["addr_info"] if a["family"] == "inet"] \
+                == [(host.ip, 32)]
+            (neigh,) = _ip_json("-n", ns, "neigh", "show", GATEWAY_IP)
+            assert neigh["lladdr"] == router_mac(topology.switch(host.switch))
+            (route,) = _ip_json("-n", ns, "route", "show", "default")
+            assert route["gateway"] == GATEWAY_IP and route["dev"] == "eth0"
+        (col,) = _ip_json("-n", net.namespace_of("collector"), "addr", "show", "dev", "eth0")
+        assert col["address"] == topology.collector.mac
+        for switch in topology.switches:
+            assert net.switch_process(switch.name).running()
+            assert _has_pipeline(net, switch.name) is False  # answers P4Runtime, no program yet
+    assert not any(n.startswith("ln-t1-") for n in _namespaces())
+
+
+def test_kill_restart_and_link_state():
+    with FabricNetwork(TOPOLOGY, tag="ln-t2") as net:
+        first_pid = net.switch_process("leaf2").pid
+        net.kill_switch("leaf2")
+        assert not net.switch_process("leaf2").running()
+        net.restart_switch("leaf2")
+        assert net.switch_process("leaf2").pid != first_pid
+        assert net.switch_process("leaf2").running()
+        assert _has_pipeline(net, "leaf2") is False
+
+        net.set_link_down("leaf2", 3)
+        links = {l["ifname"]: l for l in _ip_json("-n", net.switch_ns, "link", "show")}
+        assert "UP" not in links["leaf1-3"]["flags"] and "UP" not in links["leaf2-3"]["flags"]
+        assert "UP" in links["leaf1-2"]["flags"]
+        net.set_link_up("leaf1", 3)
+        links = {l["ifname"]: l for l in _ip_json("-n", net.switch_ns, "link", "show")}
+        assert "UP" in links["leaf1-3"]["flags"] and "UP" in links["leaf2-3"]["flags"]
+        with pytest.raises(LaunchError, match="no link at leaf1:1"):
+            net.set_link_down("leaf1", 1)
+    assert not any(n.startswith("ln-t2-") for n in _namespaces())
+
+
+def test_cleanup_also_after_a_failure_inside():
+    with pytest.raises(RuntimeError, match="boom"):
+        with FabricNetwork(TOPOLOGY, tag="ln-t3") as net:
+            sleeper = net.host_exec("h1", ["sleep", "600"])
+            raise RuntimeError("boom")
+    assert sleeper.popen.poll() is not None
+    assert not any(n.startswith("ln-t3-") for n in _namespaces())
+
+
+def test_a_switch_that_cannot_start_is_reported_and_cleaned_up(tmp_path):
+    with pytest.raises(LaunchError, match="leaf1"):
+        with FabricNetwork(TOPOLOGY, tag="ln-t4", switch_binary="/bin/false", ready_timeout=10):
+            pass
+    assert not any(n.startswith("ln-t4-") for n in _namespaces())
+
+
+def test_interface_names_that_do_not_fit_are_refused():
+    with pytest.raises(LaunchError, match="longer than 15"):
+        interface_name("a-very-long-switch", 1)
