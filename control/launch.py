@@ -18,8 +18,9 @@ every namespace deleted on exit, also on failure.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import os
-import select
 import signal
 import socket
 import subprocess
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from control.layers import REPORT_UDP_PORT as REPORT_PORT
 from control.topology import Host, Link, Switch, Topology, load_topology, router_mac
 from p4sim.switch.netns import Netns, NetnsError, ip
 
@@ -177,7 +179,10 @@ class FabricNetwork:
     def __init__(self, topology: str | Topology, *, tag: str | None = None,
                  switch_binary: str | None = None, log_dir: str | Path | None = None,
                  switch_args: tuple[str, ...] = (), ready_timeout: float = READY_TIMEOUT) -> None:
-        self.topology = load_topology(str(topology)) if not isinstance(topology, Topology) else topology
+        if isinstance(topology, Topology):
+            self.topology, self.topology_path = topology, None
+        else:
+            self.topology, self.topology_path = load_topology(str(topology)), Path(topology).resolve()
         self.tag = tag or f"ln{os.getpid()}"
         self.switch_binary = switch_binary or default_switch_binary()
         self.cli = default_cli_binary(self.switch_binary)
@@ -406,6 +411,134 @@ class FabricNetwork:
         return list(self._namespaces)
 
 
+# -- the whole stack on a fabric: controller, collector, a transfer --------------------
+CONTROLLER_READY = "fabricctl ready"
+COLLECTOR_READY = "collector ready"
+RECEIVER_READY = "receiver ready"
+
+
+def start_controller(net: FabricNetwork, policy: str | Path, *, p4info: str | Path | None = None,
+                     device_json: str | Path | None = None, extra: tuple[str, ...] = (),
+                     timeout: float = 120.0) -> ManagedProcess:
+    """`fabricctl run` in the switch namespace; returns once every switch is programmed."""
+    p4info = p4info or ROOT / "build/fabric.p4info.txtpb"
+    device_json = device_json or ROOT / "build/fabric.json"
+    topology_file = _topology_file(net)
+    argv = [sys.executable, "-m", "control.fabricctl", "run", "--topology", str(topology_file),
+            "--policy", str(policy), "--p4info", str(p4info), "--json", str(device_json), *extra]
+    process = net.switch_exec(argv, name="fabricctl")
+    process.wait_for_line(CONTROLLER_READY, timeout)
+    return process
+
+
+def start_collector(net: FabricNetwork, db: str | Path, *, extra: tuple[str, ...] = (),
+                    timeout: float = 60.0) -> ManagedProcess:
+    """The telemetry collector in its namespace, bound to the topology's collector IP."""
+    if net.collector is None:
+        raise LaunchError("the topology has no [collector]")
+    argv = [sys.executable, "-m", "control.collector", "--bind", net.collector.ip,
+            "--port", str(REPORT_PORT), "--db", str(db), *extra]
+    process = net.host_exec(net.collector.name, argv, name="collector")
+    process.wait_for_line(COLLECTOR_READY, timeout)
+    return process
+
+
+@dataclass
+class Transfer:
+    """What one sender -> receiver transfer reported, and what arrived."""
+    sender: dict[str, Any]
+    receiver: dict[str, Any]
+    delivered_sha256: str
+    delivered_bytes: int
+    wall_s: float
+
+
+class RunningTransfer:
+    """A transfer in flight: the receiver is ready and the sender started; finish()
+    waits for both and collects what they report."""
+
+    def __init__(self, net: FabricNetwork, src: str, dst: str, nbytes: int, work_dir: str | Path,
+                 ev_mode: str, sender_args: tuple[str, ...], receiver_args: tuple[str, ...]) -> None:
+        work = Path(work_dir)
+        work.mkdir(parents=True, exist_ok=True)
+        src_ip, dst_ip = net.endpoints[src].ip, net.endpoints[dst].ip
+        self.out = work / f"{dst}.out"
+        self.receiver_summary = work / f"{dst}.summary.json"
+        self.sender_summary = work / f"{src}.summary.json"
+        for path in (self.out, self.receiver_summary, self.sender_summary):
+            path.unlink(missing_ok=True)
+        self.receiver = net.host_exec(
+            dst, [sys.executable, "-m", "endpoints.receiver", "--bind", dst_ip, "--out", str(self.out),
+                  "--summary", str(self.receiver_summary), *receiver_args], name=f"receiver-{dst}")
+        try:
+            self.receiver.wait_for_line(RECEIVER_READY, 30)
+            self.started = time.monotonic()
+            self.sender = net.host_exec(
+                src, [sys.executable, "-m", "endpoints.sender", "--src", src_ip, "--dst", dst_ip,
+                      "--bytes", str(nbytes), "--ev-mode", ev_mode,
+                      "--summary", str(self.sender_summary), *sender_args], name=f"sender-{src}")
+        except BaseException:
+            self.receiver.stop()
+            raise
+
+    def delivered_bytes(self) -> int:
+        """Bytes the receiver has delivered so far (its --out file)."""
+        return self.out.stat().st_size if self.out.exists() else 0
+
+    def finish(self, timeout: float) -> Transfer:
+        try:
+            status = self.sender.wait(timeout)
+            wall = time.monotonic() - self.started
+            if status != 0:
+                raise LaunchError(f"sender exited with status {status}:\n{self.sender.output[-3000:]}")
+            _wait_for_file(self.receiver_summary, self.receiver, 30)
+        finally:
+            self.sender.stop()
+            self.receiver.stop()
+        data = self.out.read_bytes() if self.out.exists() else b""
+        return Transfer(json.loads(self.sender_summary.read_text()),
+                        json.loads(self.receiver_summary.read_text()),
+                        hashlib.sha256(data).hexdigest(), len(data), wall)
+
+
+def start_transfer(net: FabricNetwork, src: str, dst: str, nbytes: int, work_dir: str | Path, *,
+                   ev_mode: str = "spray", sender_args: tuple[str, ...] = (),
+                   receiver_args: tuple[str, ...] = ()) -> RunningTransfer:
+    """Start one UEC transfer of ``nbytes`` from host ``src`` to host ``dst`` with the
+    project's endpoints (receiver first, once it is ready the sender)."""
+    return RunningTransfer(net, src, dst, nbytes, work_dir, ev_mode, sender_args, receiver_args)
+
+
+def run_transfer(net: FabricNetwork, src: str, dst: str, nbytes: int, work_dir: str | Path, *,
+                 ev_mode: str = "spray", timeout: float = 120.0,
+                 sender_args: tuple[str, ...] = (), receiver_args: tuple[str, ...] = ()) -> Transfer:
+    """start_transfer() and finish(): both summaries and the hash of what arrived."""
+    running = start_transfer(net, src, dst, nbytes, work_dir, ev_mode=ev_mode,
+                             sender_args=sender_args, receiver_args=receiver_args)
+    return running.finish(timeout)
+
+
+def _wait_for_file(path: Path, process: ManagedProcess, timeout: float) -> None:
+    """Until ``path`` holds complete JSON (the receiver writes its summary when done)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if path.exists():
+            try:
+                json.loads(path.read_text())
+                return
+            except ValueError:
+                pass  # being written
+        if time.monotonic() > deadline:
+            raise LaunchError(f"{path} not written within {timeout:.0f} s:\n{process.output[-3000:]}")
+        time.sleep(0.05)  # polling a condition, with a deadline
+
+
+def _topology_file(net: FabricNetwork) -> Path:
+    if net.topology_path is None:
+        raise LaunchError("the controller needs the topology file: build the FabricNetwork from a path")
+    return net.topology_path
+
+
 def _host_endpoint(host: Host) -> Endpoint:
     return Endpoint(host.name, host.ip, host.mac, host.switch, host.port)
 
@@ -418,4 +551,5 @@ def _collector_endpoint(topology: Topology) -> Endpoint | None:
 
 
 __all__ = ["FabricNetwork", "Endpoint", "LaunchError", "ManagedProcess", "GATEWAY_IP",
-           "interface_name", "default_switch_binary", "NetnsError"]
+           "interface_name", "default_switch_binary", "NetnsError", "Transfer",
+           "start_controller", "start_collector", "start_transfer", "run_transfer", "RunningTransfer"]

@@ -8,7 +8,8 @@ arbitration, so the probe never disturbs the controller's mastership.
   fabric_probe.py pipeline GRPC DEVICE
   fabric_probe.py counter GRPC DEVICE P4INFO COUNTER
   fabric_probe.py group-ports GRPC DEVICE P4INFO
-  fabric_probe.py wait-group-ports GRPC DEVICE P4INFO PORTS TIMEOUT
+  fabric_probe.py wait-port-gone GRPC DEVICE P4INFO PORT TIMEOUT
+  fabric_probe.py wait-groups GRPC DEVICE P4INFO TIMEOUT
 """
 from __future__ import annotations
 
@@ -68,6 +69,24 @@ def group_ports(conn: SwitchConnection, names: P4Names) -> dict[int, list[int]]:
             for e in groups}
 
 
+def _wait(condition, conn: SwitchConnection, names: P4Names, timeout: float) -> int:
+    """Poll the groups until ``condition`` holds; print when, as CLOCK_MONOTONIC (one
+    clock for every process), so the caller measures from its own timestamp."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            groups = group_ports(conn, names)
+        except P4RuntimeError:
+            groups = {}  # no pipeline yet
+        if condition(groups):
+            print(json.dumps({"at": time.monotonic(), "groups": groups}))
+            return 0
+        if time.monotonic() > deadline:
+            print(json.dumps({"at": None, "groups": groups}))
+            return 1
+        time.sleep(0.005)  # polling the switch's state, with a deadline
+
+
 def main(argv: list[str]) -> int:
     command, address, device = argv[0], argv[1], int(argv[2])
     if command == "pipeline":
@@ -79,23 +98,14 @@ def main(argv: list[str]) -> int:
         print(json.dumps(counter(conn, names, argv[4])))
     elif command == "group-ports":
         print(json.dumps(group_ports(conn, names)))
-    elif command == "wait-group-ports":
-        # Until every multipath group uses only PORTS; prints when (CLOCK_MONOTONIC,
-        # shared by every process) so the caller can measure repair time.
-        wanted = {int(p) for p in argv[4].split(",")}
-        deadline = time.monotonic() + float(argv[5])
-        while True:
-            try:
-                groups = group_ports(conn, names)
-            except P4RuntimeError:
-                groups = {}
-            if groups and all(set(ports) <= wanted for ports in groups.values()):
-                print(json.dumps({"at": time.monotonic(), "groups": groups}))
-                return 0
-            if time.monotonic() > deadline:
-                print(json.dumps({"at": None, "groups": groups}))
-                return 1
-            time.sleep(0.01)  # polling the switch's state, with a deadline
+    elif command == "wait-port-gone":
+        # Until no multipath group has a member on PORT (a repaired failure).
+        port = int(argv[4])
+        return _wait(lambda groups: groups and all(port not in ports for ports in groups.values()),
+                     conn, names, float(argv[5]))
+    elif command == "wait-groups":
+        # Until the switch has multipath groups again (a restored restart).
+        return _wait(bool, conn, names, float(argv[4]))
     else:
         print(f"unknown command {command!r}", file=sys.stderr)
         return 2
