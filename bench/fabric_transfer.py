@@ -1,0 +1,92 @@
+"""Sprayed vs pinned UEC transfers over two_leaves: goodput, retransmissions, FCT.
+
+Brings up the fabric (control/launch.py), programs it with fabricctl and moves the same
+number of bytes h1 -> h2 with the project's endpoints, once with a new entropy value
+per packet (spray) and once with one per flow (pin), a few times each; prints the
+median of each figure and how the packets split over the two parallel links. Root.
+
+    .venv/bin/python bench/fabric_transfer.py [--bytes N] [--runs N] [--queue-rate PPS]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from control.launch import FabricNetwork, LaunchError, run_transfer, start_controller
+from p4sim.switch.netns import can_run
+
+ROOT = Path(__file__).resolve().parents[1]
+TOPOLOGY = ROOT / "topologies/two_leaves.toml"
+POLICY = ROOT / "topologies/two_leaves.policy.toml"
+P4INFO = ROOT / "build/fabric.p4info.txtpb"
+LINK_PORTS = (2, 3)
+PROBE = ROOT / "tests/integration/fabric_probe.py"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bytes", type=int, default=256 * 1024)
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--queue-rate", type=float, default=None,
+                        help="egress rate (pps) of leaf1's fabric ports, to make links a bottleneck")
+    args = parser.parse_args(argv)
+    if not can_run():
+        print("bench/fabric_transfer.py: skipped, needs root and `ip netns`")
+        return 0
+    if not P4INFO.exists():
+        print(f"{P4INFO}: missing; run `make build`", file=sys.stderr)
+        return 1
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="ln-bench-") as work, \
+            FabricNetwork(TOPOLOGY, tag="ln-bench") as net:
+        start_controller(net, POLICY)
+        if args.queue_rate:
+            for port in LINK_PORTS:
+                net.set_queue_rate("leaf1", port, args.queue_rate)
+        for mode in ("spray", "pin"):
+            results, split = [], {p: 0 for p in LINK_PORTS}
+            for run in range(args.runs):
+                before = _port_tx(net)
+                transfer = run_transfer(net, "h1", "h2", args.bytes, Path(work) / f"{mode}{run}",
+                                        ev_mode=mode, timeout=300)
+                after = _port_tx(net)
+                if transfer.delivered_sha256 != transfer.sender["sha256"]:
+                    raise LaunchError(f"{mode} run {run}: delivered data differs from what was sent")
+                for port in LINK_PORTS:
+                    split[port] += after.get(port, 0) - before.get(port, 0)
+                results.append(transfer)
+            rows.append((mode, results, split))
+    _print_table(args.bytes, rows)
+    return 0
+
+
+def _port_tx(net: FabricNetwork) -> dict[int, int]:
+    """leaf1's per-port transmit counters, read inside the switch namespace."""
+    leaf1 = net.topology.switch("leaf1")
+    probe = net.switch_exec([sys.executable, str(PROBE), "counter", leaf1.grpc, str(leaf1.device_id),
+                             str(P4INFO), "FabricEgress.port_tx"])
+    if probe.wait(60) != 0:
+        raise LaunchError(f"reading counters failed:\n{probe.output}")
+    return {int(k): v for k, v in json.loads(probe.output.strip().splitlines()[-1]).items()}
+
+
+def _print_table(nbytes: int, rows: list) -> None:
+    print(f"two_leaves, h1 -> h2, {nbytes} bytes per transfer, median of "
+          f"{len(rows[0][1])} run(s) per mode")
+    print(f"  {'mode':<6} {'goodput Mb/s':>12} {'FCT s':>8} {'retransmits':>11} {'NACKs':>6} "
+          f"{'link 2 pkts':>11} {'link 3 pkts':>11}")
+    for mode, results, split in rows:
+        goodput = statistics.median(r.sender["goodput_bps"] for r in results) / 1e6
+        fct = statistics.median(r.sender["fct_s"] for r in results)
+        retx = statistics.median(r.sender["retransmissions"] for r in results)
+        nacks = statistics.median(r.receiver.get("nacks", 0) for r in results)
+        print(f"  {mode:<6} {goodput:>12.3f} {fct:>8.3f} {retx:>11.0f} {nacks:>6.0f} "
+              f"{split[2]:>11} {split[3]:>11}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
