@@ -56,11 +56,16 @@ def distances_to(adj: dict[str, list[tuple[int, str]]], target: str) -> dict[str
     return dist
 
 
-def compute_routes(topo: Topology, down: frozenset[tuple[str, int]] = frozenset()) -> list[Route]:
-    """Every (switch, host) route; hosts unreachable from a switch get no route there."""
+def compute_routes(topo: Topology, down: frozenset[tuple[str, int]] = frozenset(),
+                   destinations: tuple[Host, ...] | None = None) -> list[Route]:
+    """Every (switch, host) route; hosts unreachable from a switch get no route there.
+
+    ``destinations`` defaults to the topology's hosts; the controller adds the
+    telemetry collector, which is routed like a host.
+    """
     adj = adjacency(topo, down)
     routes = []
-    for host in topo.hosts:
+    for host in (topo.hosts if destinations is None else destinations):
         dist = distances_to(adj, host.switch)
         for sw in topo.switches:
             if sw.name == host.switch:

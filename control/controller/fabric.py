@@ -1,0 +1,202 @@
+"""FabricController: many switches, one desired state each, kept true over failures.
+
+The controller computes routes for the whole fabric, turns them into each switch's
+entities and hands them to that switch's agent. Link failures change the routes (the
+down port's groups lose the member), switch restarts are handled by the agents, and
+the adaptive loop changes member weights from INT measurements.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from p4.config.v1 import p4info_pb2
+
+from control.controller.agent import SwitchAgent
+from control.controller.program import FabricPlan, Weights, switch_items
+from control.controller.weights import (WeightPolicy, member_weights, next_congestion,
+                                        recent_occupancy)
+from control.p4rt.entities import P4Names, load_p4info
+from control.policy import Policy
+from control.routing import Route, compute_routes
+from control.topology import Topology
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RepairEvent:
+    """One link change and how long the fabric took to reflect it."""
+
+    switch: str
+    port: int
+    up: bool
+    seconds: float   # from detection to every switch's groups updated
+    complete: bool   # False if some switch did not confirm within the timeout
+
+
+class FabricController:
+    def __init__(self, topo: Topology, policy: Policy, p4info: p4info_pb2.P4Info | str,
+                 device_config: bytes | str, election_id: int = 1,
+                 health_interval: float = 0.2, weight_policy: WeightPolicy | None = None):
+        if isinstance(p4info, str):
+            p4info = load_p4info(p4info)
+        if isinstance(device_config, str):
+            device_config = Path(device_config).read_bytes()
+        self.topo = topo
+        self.policy = policy
+        self.names = P4Names(p4info)
+        self.plan = FabricPlan(topo, policy)
+        self.weight_policy = weight_policy or WeightPolicy()
+        self._lock = threading.RLock()
+        self._down: set[tuple[str, int]] = set()
+        self._weights: dict[tuple[str, str, int], int] = {}
+        self._congestion: dict[tuple[int, int], bool] = {}
+        self._routes: list[Route] = []
+        self.repairs: list[RepairEvent] = []
+        self.restores: list[tuple[str, float]] = []  # (switch, seconds from loss to restored)
+        self.agents = {sw.name: SwitchAgent(sw, p4info, device_config, election_id=election_id,
+                                            health_interval=health_interval,
+                                            on_restore=self._record_restore)
+                       for sw in topo.switches}
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._generations: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        """Connect to every switch (in the background) and hand out the desired state."""
+        for agent in self.agents.values():
+            agent.start()
+        self._distribute()
+
+    def wait_ready(self, timeout: float) -> bool:
+        """True once every switch is connected and holds its desired state."""
+        deadline = time.monotonic() + timeout
+        generations = self._generations
+        return all(agent.wait_applied(generations[name], max(0.0, deadline - time.monotonic()))
+                   for name, agent in self.agents.items())
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=10)
+        for agent in self.agents.values():
+            agent.stop()
+
+    def __enter__(self) -> "FabricController":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------------ state
+    @property
+    def routes(self) -> list[Route]:
+        with self._lock:
+            return list(self._routes)
+
+    @property
+    def down_ports(self) -> frozenset[tuple[str, int]]:
+        with self._lock:
+            return frozenset(self._down)
+
+    @property
+    def weights(self) -> Weights:
+        with self._lock:
+            return dict(self._weights)
+
+    def _distribute(self) -> None:
+        with self._lock:
+            self._routes = compute_routes(self.topo, frozenset(self._down), self.plan.destinations)
+            self._generations = {
+                name: agent.set_desired(switch_items(self.names, self.plan, name, self._routes, self._weights))
+                for name, agent in self.agents.items()}
+
+    def _record_restore(self, switch: str, seconds: float) -> None:
+        with self._lock:
+            self.restores.append((switch, seconds))
+
+    # ------------------------------------------------------------------ link failures
+    def port_down(self, switch: str, port: int, detected_at: float | None = None,
+                  timeout: float = 10.0) -> RepairEvent | None:
+        """A port stopped working: route around it. ``detected_at`` (time.monotonic())
+        is when the failure was seen; the event measures from there to repaired groups.
+        Returns None if the port was already down."""
+        return self._port_change(switch, port, False, detected_at, timeout)
+
+    def port_up(self, switch: str, port: int, detected_at: float | None = None,
+                timeout: float = 10.0) -> RepairEvent | None:
+        """The port works again: give its members back to the groups."""
+        return self._port_change(switch, port, True, detected_at, timeout)
+
+    def _port_change(self, switch: str, port: int, up: bool, detected_at: float | None,
+                     timeout: float) -> RepairEvent | None:
+        start = time.monotonic() if detected_at is None else detected_at
+        if switch not in self.agents:
+            raise KeyError(f"no switch named {switch!r}")
+        with self._lock:
+            key = (switch, port)
+            if (key not in self._down) == up:
+                return None
+            if up:
+                self._down.discard(key)
+            else:
+                self._down.add(key)
+            self._distribute()
+            generations = dict(self._generations)
+        deadline = time.monotonic() + timeout
+        complete = all(agent.wait_applied(generations[name], max(0.0, deadline - time.monotonic()))
+                       for name, agent in self.agents.items())
+        event = RepairEvent(switch, port, up, time.monotonic() - start, complete)
+        with self._lock:
+            self.repairs.append(event)
+        log.info("link %s:%d %s: groups %s on %d switches in %.1f ms", switch, port,
+                 "up" if up else "down", "updated" if complete else "NOT all updated",
+                 len(self.agents), event.seconds * 1e3)
+        return event
+
+    # ------------------------------------------------------------------ adaptive spraying
+    def adapt(self, occupancy: dict[tuple[int, int], float]) -> bool:
+        """One step of the adaptive policy from (node, egress port) -> mean queue
+        occupancy; returns True if any weight changed (and was pushed)."""
+        with self._lock:
+            self._congestion = next_congestion(self._congestion, occupancy, self.weight_policy)
+            weights: dict[tuple[str, str, int], int] = {}
+            for route in self._routes:
+                if route.direct or len(route.next_hops) < 2:
+                    continue
+                node = self.topo.switch(route.switch).node_id
+                ports = [hop.port for hop in route.next_hops]
+                for port, weight in member_weights(ports, node, self._congestion, self.weight_policy).items():
+                    weights[(route.switch, route.host.name, port)] = weight
+            if weights == self._weights:
+                return False
+            self._weights = weights
+            self._distribute()
+            log.info("adaptive spraying: new weights %s", _describe_weights(weights))
+            return True
+
+    def start_adaptive(self, db_path: str, interval: float = 1.0) -> None:
+        """Run ``adapt`` every ``interval`` seconds from the collector's store."""
+        def loop() -> None:
+            while not self._stop.wait(interval):
+                self.adapt(recent_occupancy(db_path, self.weight_policy.window_s))
+        self._start_thread(loop, "adaptive-spraying")
+
+    def _start_thread(self, target, name: str) -> None:
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
+    @property
+    def stopping(self) -> threading.Event:
+        return self._stop
+
+
+def _describe_weights(weights: Weights) -> str:
+    return ", ".join(f"{sw}->{dest}:{port}={w}" for (sw, dest, port), w in sorted(weights.items()))

@@ -1,0 +1,254 @@
+"""Pure translation of (topology, policy, routes, weights) into one switch's entities.
+
+No connection here: these functions are unit-tested by asserting on the entities, and
+the agents diff their output against what a switch holds.
+"""
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from control.controller.state import STAGE_BASE, STAGE_GROUP, STAGE_ROUTE, STAGE_TABLE, Item, item
+from control.p4rt.entities import P4Names, clone_session
+from control.policy import Policy, WatchEntry
+from control.routing import Route
+from control.topology import Host, Topology, router_mac, switch_ip
+from p4.v1 import p4runtime_pb2
+
+SELECTOR = "FabricIngress.routing.multipath_selector"
+REPORT_SESSION = 100
+REPORT_SRC_PORT = 40000
+MEMBERS_PER_GROUP = 1024   # member IDs are group_id * 1024 + port
+MODE_ACTIONS = {"ecmp": "use_ecmp", "entropy": "use_entropy", "round_robin": "use_round_robin"}
+DEFAULT_WEIGHT = 1
+
+# (switch, destination name, egress port) -> member weight; absent = DEFAULT_WEIGHT
+Weights = Mapping[tuple[str, str, int], int]
+
+
+@dataclass(frozen=True)
+class FabricPlan:
+    """Everything fixed for a run: the topology, the policy and group numbering."""
+
+    topo: Topology
+    policy: Policy
+    destinations: tuple[Host, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        dests = list(self.topo.hosts)
+        if self.topo.collector is not None:
+            dests.append(self.topo.collector.as_host())
+        object.__setattr__(self, "destinations", tuple(dests))
+
+    def group_id(self, destination: str) -> int:
+        """One group per destination, numbered in topology order from 1 (the same on
+        every switch, which makes tables easy to read across the fabric)."""
+        for i, dest in enumerate(self.destinations):
+            if dest.name == destination:
+                return i + 1
+        raise KeyError(f"no destination named {destination!r}")
+
+
+def member_id(group_id: int, port: int) -> int:
+    return group_id * MEMBERS_PER_GROUP + port
+
+
+def switch_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Route],
+                 weights: Weights | None = None) -> list[Item]:
+    """Every entity ``switch`` should hold for these routes (routes of other switches
+    are ignored, so the fabric-wide route list can be passed as is)."""
+    weights = weights or {}
+    mine = [r for r in routes if r.switch == switch]
+    items = _route_items(names, plan, switch, mine, weights)
+    items += _partition_items(names, plan, switch)
+    items += _threshold_items(names, plan, switch)
+    items += _credit_items(names, plan, switch)
+    if plan.policy.int.enabled and plan.topo.collector is not None:
+        items += _int_items(names, plan, switch, mine)
+    return items
+
+
+# ------------------------------------------------------------------------------ routing
+def _route_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Route],
+                 weights: Weights) -> list[Item]:
+    sw = plan.topo.switch(switch)
+    own_mac = router_mac(sw)
+    items: list[Item] = []
+    for route in routes:
+        dest = route.host
+        gid = plan.group_id(dest.name)
+        for hop in route.next_hops:
+            dst_mac = dest.mac if route.direct else router_mac(plan.topo.switch(hop.neighbor))
+            items.append(item(STAGE_BASE, action_profile_member=names.member(
+                SELECTOR, member_id(gid, hop.port), "FabricIngress.routing.forward",
+                {"port": hop.port, "src_mac": own_mac, "dst_mac": dst_mac, "member_index": hop.port})))
+        if route.direct:
+            target = {"member_id": member_id(gid, route.next_hops[0].port)}
+        else:
+            items.append(item(STAGE_GROUP, action_profile_group=names.group(SELECTOR, gid, {
+                member_id(gid, hop.port): weights.get((switch, dest.name, hop.port), DEFAULT_WEIGHT)
+                for hop in route.next_hops})))
+            items.append(item(STAGE_TABLE, table_entry=names.table_entry(
+                "FabricIngress.routing.multipath_modes", {"group_id": gid},
+                f"FabricIngress.routing.{MODE_ACTIONS[plan.policy.spray_mode(dest.name)]}")))
+            target = {"group_id": gid}
+        items.append(item(STAGE_TABLE, table_entry=names.table_entry(
+            "FabricIngress.routing.next_hops", {"group_id": gid}, **target)))
+        for partition in partitions_reaching(plan, dest):
+            items.append(item(STAGE_ROUTE, table_entry=names.table_entry(
+                "FabricIngress.routing.routes", {"partition": partition, "ipv4_dst": f"{dest.ip}/32"},
+                "FabricIngress.routing.set_group", {"group": gid})))
+    return items
+
+
+def partitions_reaching(plan: FabricPlan, dest: Host) -> list[int]:
+    """Partition 0 (the shared one, also what traffic from fabric links carries) reaches
+    every destination; a partition reaches only its members."""
+    result = [0]
+    for part in plan.policy.partitions:
+        if (dest.switch, dest.port) in part.members:
+            result.append(part.id)
+    return result
+
+
+# ------------------------------------------------------------------------------ partitions
+def _partition_items(names: P4Names, plan: FabricPlan, switch: str) -> list[Item]:
+    items: list[Item] = []
+    ports = sorted(plan.topo.all_ports(switch))
+    for part in plan.policy.partitions:
+        for sw, port in part.members:
+            if sw != switch:
+                continue
+            items.append(item(STAGE_TABLE, table_entry=names.table_entry(
+                "FabricIngress.partition.partitions", {"ingress_port": port},
+                "FabricIngress.partition.set_partition", {"id": part.id}, priority=10)))
+            if part.vlan is not None:
+                items.append(item(STAGE_TABLE, table_entry=names.table_entry(
+                    "FabricEgress.partition_check.port_partitions", {"egress_port": port},
+                    "FabricEgress.partition_check.restrict_to_partition", {"id": part.id})))
+        if part.vlan is not None:
+            # Tagged frames carry their partition across the fabric.
+            member_ports = {p for s, p in part.members if s == switch}
+            for port in ports:
+                if port in member_ports:
+                    continue
+                items.append(item(STAGE_TABLE, table_entry=names.table_entry(
+                    "FabricIngress.partition.partitions",
+                    {"ingress_port": port, "vlan_is_valid": "1&&&1", "vlan_id": f"{part.vlan}&&&0xfff"},
+                    "FabricIngress.partition.set_partition", {"id": part.id}, priority=20)))
+    return items
+
+
+# ------------------------------------------------------------------------------ thresholds
+def _threshold_items(names: P4Names, plan: FabricPlan, switch: str) -> list[Item]:
+    items: list[Item] = []
+    pol = plan.policy
+    for port in sorted(plan.topo.all_ports(switch)):
+        ecn = pol.ecn.for_port(switch, port)
+        if ecn is not None:
+            items.append(item(STAGE_TABLE, table_entry=names.table_entry(
+                "FabricEgress.ecn.ecn_thresholds", {"egress_port": port},
+                "FabricEgress.ecn.set_ecn_threshold", {"depth": ecn})))
+        trim = pol.trim.for_port(switch, port)
+        if trim is not None:
+            items.append(item(STAGE_TABLE, table_entry=names.table_entry(
+                "FabricIngress.trimming.trim_thresholds", {"egress_port": port},
+                "FabricIngress.trimming.set_trim_threshold", {"depth": trim})))
+    for cls in pol.trim_classes:
+        items.append(item(STAGE_TABLE, table_entry=names.table_entry(
+            "FabricIngress.trimming.trim_classes", {"dscp": cls.dscp}, "FabricIngress.trimming.trim_to",
+            {"length": cls.length, "trimmed_dscp": cls.trimmed_dscp, "queue": cls.queue})))
+    return items
+
+
+def _credit_items(names: P4Names, plan: FabricPlan, switch: str) -> list[Item]:
+    items: list[Item] = []
+    credit = plan.policy.credit
+    for port in sorted(plan.topo.all_ports(switch)):
+        if credit.meter_pps is not None:
+            items.append(item(STAGE_BASE, modify_only=True, meter_entry=names.meter_config(
+                "FabricIngress.credit_marking.credit_rate", port, credit.meter_pps, credit.meter_burst,
+                credit.meter_pps, credit.meter_burst)))
+        for i, band in enumerate(credit.bands):
+            items.append(item(STAGE_TABLE, table_entry=names.table_entry(
+                "FabricIngress.credit_marking.credit_bands",
+                {"ingress_port": port, "queue_depth": f"{band.min_depth}..{band.max_depth}"},
+                "FabricIngress.credit_marking.reduce_credit", {"shift": band.shift},
+                priority=len(credit.bands) - i)))
+    return items
+
+
+# ------------------------------------------------------------------------------ INT
+def _int_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Route]) -> list[Item]:
+    pol = plan.policy.int
+    topo = plan.topo
+    sw = topo.switch(switch)
+    items = [
+        item(STAGE_BASE, modify_only=True, table_entry=names.default_entry(
+            "FabricEgress.int_egress.int_node", "FabricEgress.int_egress.set_int_node",
+            {"node_id": sw.node_id, "int_dscp": pol.dscp})),
+        item(STAGE_BASE, modify_only=True, value_set_entry=names.value_set("FabricParser.int_dscps", [pol.dscp])),
+    ]
+    host_ports = sorted(topo.host_facing_ports(switch))
+    for port in host_ports:
+        for watch in pol.watchlist:
+            items.append(item(STAGE_TABLE, table_entry=names.table_entry(
+                "FabricEgress.int_egress.int_source.int_watchlist", watch_match(port, watch),
+                "FabricEgress.int_egress.int_source.start_int",
+                {"instructions": pol.instructions, "hop_budget": pol.hop_budget, "domain_id": pol.domain_id},
+                priority=10)))
+    toward = collector_exit(plan, switch, routes)
+    if toward is None:
+        return items  # the collector is unreachable from here: no reports
+    port, next_mac = toward
+    collector = topo.collector
+    items.append(item(STAGE_BASE, packet_replication_engine_entry=_pre(clone_session(REPORT_SESSION, port))))
+    items.append(item(STAGE_BASE, modify_only=True, table_entry=names.default_entry(
+        "FabricEgress.int_egress.int_report.report_encap",
+        "FabricEgress.int_egress.int_report.set_report_encap",
+        {"src_mac": router_mac(sw), "dst_mac": next_mac, "src_ip": switch_ip(sw),
+         "collector_ip": collector.ip, "src_port": REPORT_SRC_PORT, "collector_port": pol.report_port,
+         "hw_id": sw.node_id & 0x3F, "inner_bytes": pol.inner_bytes})))
+    for port in host_ports:
+        items.append(item(STAGE_TABLE, table_entry=names.table_entry(
+            "FabricEgress.int_egress.int_sink.int_sink_ports", {"egress_port": port},
+            "FabricEgress.int_egress.int_sink.set_int_sink", {"report_session": REPORT_SESSION})))
+    return items
+
+
+def collector_exit(plan: FabricPlan, switch: str, routes: list[Route]) -> tuple[int, str] | None:
+    """(port, next-hop MAC) a report clone leaves by: the clone skips routing, so on a
+    switch without the collector it goes to the first next hop toward it and the next
+    switch routes it on (the collector is a routed destination)."""
+    collector = plan.topo.collector
+    if collector is None:
+        return None
+    for route in routes:
+        if route.switch == switch and route.host.name == collector.name and route.next_hops:
+            hop = route.next_hops[0]
+            if route.direct:
+                return hop.port, collector.mac
+            return hop.port, router_mac(plan.topo.switch(hop.neighbor))
+    return None
+
+
+def watch_match(port: int, watch: WatchEntry) -> dict[str, str]:
+    """Ternary match text for one watchlist entry on one host-facing ingress port."""
+    match = {"ingress_port": f"{port}&&&0x1ff"}
+    for name, prefix in (("ipv4_src", watch.src), ("ipv4_dst", watch.dst)):
+        if prefix is not None:
+            net = ipaddress.IPv4Network(prefix)
+            if net.prefixlen:
+                match[name] = f"{net.network_address}&&&{net.netmask}"
+    for name, value, mask in (("ip_proto", watch.proto, "0xff"), ("l4_src_port", watch.src_port, "0xffff"),
+                              ("l4_dst_port", watch.dst_port, "0xffff")):
+        if value is not None:
+            match[name] = f"{value}&&&{mask}"
+    return match
+
+
+def _pre(entry: p4runtime_pb2.CloneSessionEntry) -> p4runtime_pb2.PacketReplicationEngineEntry:
+    pre = p4runtime_pb2.PacketReplicationEngineEntry()
+    pre.clone_session_entry.CopyFrom(entry)
+    return pre
