@@ -1,0 +1,313 @@
+"""Reliability and credit logic of the endpoints, free of sockets and clocks so it can
+be tested on its own.
+
+Everything here counts packets by *index* (0 = the flow's first packet); the wire
+carries PSN = initial PSN + index modulo 2**32 (``psn_of`` / ``index_of``).
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Iterable
+
+PSN_MODULO = 1 << 32
+SACK_BITS = 64
+
+
+def psn_of(initial_psn: int, index: int) -> int:
+    return (initial_psn + index) % PSN_MODULO
+
+
+def index_of(initial_psn: int, psn: int) -> int:
+    """Signed distance from the initial PSN (negative: before the flow began)."""
+    delta = (psn - initial_psn) % PSN_MODULO
+    return delta - PSN_MODULO if delta >= PSN_MODULO // 2 else delta
+
+
+# ---------------------------------------------------------------- SACK bitmap
+def sack_bitmap(next_expected: int, received: Iterable[int]) -> int:
+    """The 64-bit SACK bitmap: bit i (least significant first) set when index
+    ``next_expected + i`` has arrived. Indexes outside the 64 are left out."""
+    bitmap = 0
+    for index in received:
+        offset = index - next_expected
+        if 0 <= offset < SACK_BITS:
+            bitmap |= 1 << offset
+    return bitmap
+
+
+def sacked_indexes(next_expected: int, bitmap: int) -> list[int]:
+    """The indexes a SACK bitmap acknowledges (inverse of ``sack_bitmap``)."""
+    return [next_expected + i for i in range(SACK_BITS) if bitmap >> i & 1]
+
+
+# ---------------------------------------------------------------- receiver side
+class ReorderBuffer:
+    """Holds packets that arrived ahead of a gap and releases payloads to the
+    application strictly in index order."""
+
+    def __init__(self, capacity: int = 4096) -> None:
+        if capacity < 1:
+            raise ValueError(f"reorder buffer capacity must be >= 1, got {capacity}")
+        self.capacity = capacity
+        self.next_expected = 0
+        self._pending: dict[int, bytes] = {}
+
+    def offer(self, index: int, payload: bytes) -> str:
+        """Accepts one packet; returns "new", "duplicate" or "beyond" (too far ahead
+        to buffer: the sender will retransmit it)."""
+        if index < self.next_expected or index in self._pending:
+            return "duplicate"
+        if index >= self.next_expected + self.capacity:
+            return "beyond"
+        self._pending[index] = payload
+        return "new"
+
+    def has(self, index: int) -> bool:
+        return index < self.next_expected or index in self._pending
+
+    def pop_in_order(self) -> list[bytes]:
+        """Payloads that are now contiguous from the last delivered one."""
+        ready: list[bytes] = []
+        while self.next_expected in self._pending:
+            ready.append(self._pending.pop(self.next_expected))
+            self.next_expected += 1
+        return ready
+
+    @property
+    def out_of_order(self) -> int:
+        """Packets held behind a gap."""
+        return len(self._pending)
+
+    def sack(self) -> int:
+        return sack_bitmap(self.next_expected, self._pending)
+
+
+class CreditPacer:
+    """Receiver-driven pacing: a token bucket at ``rate`` bytes/s turns the sender's
+    announced demand into CREDIT grants of at most ``chunk`` bytes, and no more than
+    ``window`` bytes are granted beyond what has arrived (so a slow path fills with at
+    most a window, not with everything the rate would release)."""
+
+    def __init__(self, rate: float, chunk: int, window: int,
+                 burst: int | None = None) -> None:
+        if rate <= 0:
+            raise ValueError(f"credit rate must be > 0 bytes/s, got {rate}")
+        if chunk <= 0:
+            raise ValueError(f"credit chunk must be > 0 bytes, got {chunk}")
+        if window < chunk:
+            raise ValueError(f"credit window ({window} B) must hold one chunk ({chunk} B)")
+        self.rate = rate
+        self.chunk = chunk
+        self.window = window
+        self.burst = max(burst if burst is not None else 2 * chunk, chunk)
+        self.demand = 0
+        self.granted = 0
+        self._arrived_since_reset = 0
+        self._granted_since_reset = 0
+        self._tokens = float(chunk)
+        self._stamp: float | None = None
+
+    def set_demand(self, demand: int) -> None:
+        """The sender's latest count of bytes it still lacks credit for."""
+        self.demand = max(demand, 0)
+
+    def on_arrival(self, size: int) -> None:
+        """A data packet that spent ``size`` bytes of credit arrived (trimmed or not)."""
+        self._arrived_since_reset += size
+
+    def restart_window(self) -> None:
+        """The sender says it is stalled: credit or data was lost on the way, so what
+        we count as outstanding is no longer in the network."""
+        self._arrived_since_reset = self._granted_since_reset = 0
+
+    @property
+    def outstanding(self) -> int:
+        """Granted bytes not yet seen arriving."""
+        return max(self._granted_since_reset - self._arrived_since_reset, 0)
+
+    def _refill(self, now: float) -> None:
+        if self._stamp is not None:
+            self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
+        self._stamp = now
+
+    def _wanted(self) -> int:
+        return min(self.chunk, self.demand, self.window - self.outstanding)
+
+    def take_grant(self, now: float) -> int:
+        """Bytes to grant now (0: nothing due); the caller sends them as one CREDIT."""
+        self._refill(now)
+        want = self._wanted()
+        if want <= 0 or self._tokens < want:
+            return 0
+        self._tokens -= want
+        self.demand -= want
+        self.granted += want
+        self._granted_since_reset += want
+        return want
+
+    def next_due(self, now: float) -> float | None:
+        """When the next grant can be made (None: only an arrival or new demand can
+        make one due)."""
+        want = self._wanted()
+        if want <= 0:
+            return None
+        self._refill(now)
+        return now + max(want - self._tokens, 0.0) / self.rate
+
+
+# ---------------------------------------------------------------- sender side
+class CreditBalance:
+    """The sender's credit: what it may still send, in payload bytes."""
+
+    def __init__(self, initial: int) -> None:
+        if initial < 0:
+            raise ValueError(f"initial credit must be >= 0 bytes, got {initial}")
+        self.available = initial
+        self.received = 0
+
+    def grant(self, amount: int, limit: int) -> None:
+        """Adds a grant; the balance never exceeds ``limit`` (the bytes still to send):
+        grants beyond the sender's need are worthless and must not pile up."""
+        self.received += amount
+        self.available = min(self.available + amount, max(limit, 0))
+
+    def try_consume(self, amount: int) -> bool:
+        if amount > self.available:
+            return False
+        self.available -= amount
+        return True
+
+
+@dataclass(frozen=True)
+class Transmission:
+    """What to send next: a packet index, and whether it was sent before."""
+
+    index: int
+    retransmit: bool
+
+
+class SendWindow:
+    """Which packets are acknowledged, in flight (with their send time) or waiting to
+    be (re)sent. New packets leave no more than ``max_window`` past the oldest
+    unacknowledged one (the receiver's reorder capacity)."""
+
+    def __init__(self, packets: int, max_window: int = 4096) -> None:
+        if packets < 0 or max_window < 1:
+            raise ValueError(f"bad window: packets={packets}, max_window={max_window}")
+        self.packets = packets
+        self.max_window = max_window
+        self.cumulative = 0        # every index below is acknowledged
+        self.next_new = 0          # first index never sent
+        self.in_flight: dict[int, tuple[float, bool]] = {}   # index -> (sent at, was retx)
+        self._acked: set[int] = set()
+        self._resend: deque[int] = deque()
+        self._resend_set: set[int] = set()
+
+    @property
+    def done(self) -> bool:
+        return self.cumulative >= self.packets
+
+    def is_acked(self, index: int) -> bool:
+        return index < self.cumulative or index in self._acked
+
+    def peek(self) -> Transmission | None:
+        """The next packet to send: pending retransmissions first, then new data."""
+        while self._resend and self.is_acked(self._resend[0]):
+            self._resend_set.discard(self._resend.popleft())
+        if self._resend:
+            return Transmission(self._resend[0], True)
+        if self.next_new < self.packets and self.next_new < self.cumulative + self.max_window:
+            return Transmission(self.next_new, False)
+        return None
+
+    @property
+    def pending_packets(self) -> int:
+        """Packets still to be sent (queued retransmissions and new data): the
+        sender's demand. Retransmissions acked meanwhile may still be counted."""
+        return len(self._resend) + self.packets - self.next_new
+
+    def on_sent(self, sent: Transmission, now: float) -> None:
+        if sent.retransmit:
+            self._resend.remove(sent.index)
+            self._resend_set.discard(sent.index)
+        else:
+            self.next_new = sent.index + 1
+        self.in_flight[sent.index] = (now, sent.retransmit)
+
+    def on_ack(self, cumulative: int, sacked: Iterable[int], now: float) -> list[float]:
+        """Applies a cumulative ack (every index below ``cumulative``) and SACKed
+        indexes; returns RTT samples of newly acked packets sent once (Karn's rule)."""
+        samples: list[float] = []
+        newly = [i for i in range(self.cumulative, min(cumulative, self.packets))
+                 if i not in self._acked]
+        newly += [i for i in sacked if i < self.packets and not self.is_acked(i)
+                  and i >= cumulative]
+        for index in newly:
+            self._acked.add(index)
+            sent = self.in_flight.pop(index, None)
+            if sent is not None and not sent[1]:
+                samples.append(now - sent[0])
+        if cumulative > self.cumulative:
+            self.cumulative = min(cumulative, self.packets)
+        while self.cumulative in self._acked:
+            self.cumulative += 1
+        self._acked = {i for i in self._acked if i >= self.cumulative}
+        return samples
+
+    def on_nack(self, index: int) -> bool:
+        """A trimmed packet: queue exactly that index again. False if it is already
+        acked or queued (a duplicate NACK)."""
+        if not 0 <= index < self.next_new or self.is_acked(index) or index in self._resend_set:
+            return False
+        self.in_flight.pop(index, None)
+        self._queue(index)
+        return True
+
+    def expire(self, now: float, rto: float) -> list[int]:
+        """Queues for retransmission every packet in flight for longer than ``rto``."""
+        late = sorted(i for i, (sent, _r) in self.in_flight.items() if now - sent >= rto)
+        for index in late:
+            del self.in_flight[index]
+            if not self.is_acked(index):
+                self._queue(index)
+        return late
+
+    def oldest_send_time(self) -> float | None:
+        return min((sent for sent, _r in self.in_flight.values()), default=None)
+
+    def _queue(self, index: int) -> None:
+        if index not in self._resend_set:
+            self._resend.append(index)
+            self._resend_set.add(index)
+
+
+class RttEstimator:
+    """RFC 6298 smoothed RTT and retransmission timeout, with exponential back-off."""
+
+    def __init__(self, initial_rto: float = 0.3, min_rto: float = 0.1,
+                 max_rto: float = 2.0) -> None:
+        self.min_rto = min_rto
+        self.max_rto = max_rto
+        self.srtt: float | None = None
+        self.rttvar = 0.0
+        self.max_sample = 0.0
+        self._rto = initial_rto
+        self._backoff = 1
+
+    def sample(self, rtt: float) -> None:
+        self.max_sample = max(self.max_sample, rtt)
+        if self.srtt is None:
+            self.srtt, self.rttvar = rtt, rtt / 2
+        else:
+            self.rttvar = 0.75 * self.rttvar + 0.25 * abs(self.srtt - rtt)
+            self.srtt = 0.875 * self.srtt + 0.125 * rtt
+        self._rto = self.srtt + 4 * self.rttvar
+        self._backoff = 1
+
+    def back_off(self) -> None:
+        self._backoff = min(self._backoff * 2, 64)
+
+    @property
+    def rto(self) -> float:
+        return min(max(self._rto * self._backoff, self.min_rto), self.max_rto)

@@ -1,0 +1,285 @@
+"""UEC-style sender: a RUD request stream with PSNs, an entropy value per packet
+(spray) or per flow (pin), selective retransmission on NACK, a retransmission timeout
+for losses, and receiver-driven pacing: beyond a small initial window it sends only
+what CREDIT packets granted.
+
+Run inside a host namespace (root):
+``python -m endpoints.sender --src IP --dst IP --bytes N [--ev-mode spray|pin]
+[--summary JSON]``. Exits 0 once every byte is acknowledged.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from control.layers import CTL_CLOSE_CMD, CTL_CREDIT_REQUEST, PDS_ACK, PDS_ACK_CC, PDS_NACK, UDP_PORT_UEC
+
+from .protocol import CreditBalance, RttEstimator, SendWindow, Transmission, index_of, psn_of
+from .rawsock import RawUdpSocket
+from .summary import TransferSummary, goodput
+from .wire import Flow, Received, control_packet, data_packet, is_credit
+
+EV_MODES = ("spray", "pin")
+EV_LOW = 49152
+"""Entropy values are drawn from the dynamic port range."""
+
+
+@dataclass(frozen=True)
+class SenderConfig:
+    """``mss``: payload bytes per packet (1200 leaves room for a full INT stack within
+    a 1500-byte MTU); ``initial_window``: packets sent before any credit arrives."""
+
+    src: str
+    dst: str
+    port: int = UDP_PORT_UEC
+    ev_mode: str = "spray"
+    mss: int = 1200
+    initial_window: int = 4
+    max_window: int = 4096
+    timeout: float = 60.0
+    close_attempts: int = 3
+
+    def __post_init__(self) -> None:
+        if self.ev_mode not in EV_MODES:
+            raise ValueError(f"ev_mode must be one of {EV_MODES}, got {self.ev_mode!r}")
+        if self.mss < 1:
+            raise ValueError(f"mss must be >= 1 byte, got {self.mss}")
+        if self.initial_window < 1:
+            raise ValueError(f"initial_window must be >= 1 packet, got {self.initial_window}")
+
+
+class Sender:
+    """Sends ``data`` as one flow; ``run`` returns the summary."""
+
+    def __init__(self, config: SenderConfig, sock: RawUdpSocket, data: bytes,
+                 rng: random.Random | None = None) -> None:
+        self.config = config
+        self._sock = sock
+        self._data = data
+        self._rng = rng or random.Random()
+        self._flow = Flow(src=config.src, dst=config.dst,
+                          own_pdcid=self._rng.randrange(1, 1 << 16))
+        self._initial_psn = self._rng.randrange(1 << 32)
+        self._pinned_ev = self._rng.randrange(EV_LOW, 1 << 16)
+        packets = -(-len(data) // config.mss)
+        self._window = SendWindow(packets, config.max_window)
+        self._credit = CreditBalance(config.initial_window * config.mss)
+        self._rtt = RttEstimator()
+        self._closed = False
+        self._last_credit = 0.0
+        self.evs_used: set[int] = set()
+        self.counts = {"retransmissions": 0, "nacks": 0, "timeouts": 0, "ecn_marked": 0,
+                       "packets": 0, "credits": 0, "credit_bytes": 0, "credit_requests": 0}
+
+    @property
+    def initial_psn(self) -> int:
+        return self._initial_psn
+
+    # -------------------------------------------------------------- main loop
+    def run(self) -> TransferSummary:
+        start = time.monotonic()
+        deadline = start + self.config.timeout
+        self._last_credit = start
+        window = self._window
+        while not window.done:
+            now = time.monotonic()
+            if now >= deadline:
+                break
+            late = window.expire(now, self._rtt.rto)
+            if late:
+                self.counts["timeouts"] += len(late)
+                self._rtt.back_off()
+            self._send_allowed(now)
+            self._ask_for_credit(now)
+            for packet in self._sock.receive(self._wait(now, deadline)):
+                self._handle(packet, time.monotonic())
+        finished = time.monotonic()
+        if window.done:
+            self._close(deadline)
+        return self._summary(finished - start)
+
+    def _wait(self, now: float, deadline: float) -> float:
+        wake = deadline
+        oldest = self._window.oldest_send_time()
+        if oldest is not None:
+            wake = min(wake, oldest + self._rtt.rto)
+        if self._blocked_on_credit():
+            wake = min(wake, self._last_credit + self._rtt.rto)
+        return max(wake - now, 0.0)
+
+    def _summary(self, fct: float) -> TransferSummary:
+        counts = self.counts
+        size = len(self._data)
+        return TransferSummary(
+            role="sender", bytes=size, goodput_bps=goodput(size, fct),
+            retransmissions=counts["retransmissions"], nacks=counts["nacks"], fct_s=fct,
+            sha256=hashlib.sha256(self._data).hexdigest(), complete=self._window.done,
+            packets=counts["packets"], timeouts=counts["timeouts"],
+            ecn_marked=counts["ecn_marked"], credits=counts["credits"],
+            credit_bytes=counts["credit_bytes"], srtt_s=self._rtt.srtt or 0.0,
+            max_rtt_s=self._rtt.max_sample)
+
+    # -------------------------------------------------------------- sending
+    def _segment(self, index: int) -> bytes:
+        mss = self.config.mss
+        return self._data[index * mss:(index + 1) * mss]
+
+    def _pending_bytes(self) -> int:
+        return self._window.pending_packets * self.config.mss
+
+    def _blocked_on_credit(self) -> bool:
+        nxt = self._window.peek()
+        return nxt is not None and len(self._segment(nxt.index)) > self._credit.available
+
+    def _send_allowed(self, now: float) -> None:
+        window = self._window
+        while (nxt := window.peek()) is not None:
+            payload = self._segment(nxt.index)
+            if not self._credit.try_consume(len(payload)):
+                return
+            window.on_sent(nxt, now)
+            last_now = window.peek() is None or self._credit.available < self.config.mss
+            self._send_data(nxt, payload, ackreq=last_now)
+
+    def _send_data(self, tx: Transmission, payload: bytes, ackreq: bool) -> None:
+        demand = max(self._pending_bytes() - self._credit.available, 0)
+        psn = psn_of(self._initial_psn, tx.index)
+        datagram = data_packet(
+            self._flow, self._entropy(), psn, payload, syn=self._flow.peer_pdcid == 0,
+            retrans=tx.retransmit, ackreq=ackreq,
+            clear_psn_offset=min(tx.index - self._window.cumulative, 0xFFFF),
+            credit_target=demand)
+        self._sock.send(datagram, self.config.dst)
+        self.counts["packets"] += 1
+        if tx.retransmit:
+            self.counts["retransmissions"] += 1
+
+    def _entropy(self) -> int:
+        ev = self._pinned_ev if self.config.ev_mode == "pin" \
+            else self._rng.randrange(EV_LOW, 1 << 16)
+        self.evs_used.add(ev)
+        return ev
+
+    def _ask_for_credit(self, now: float) -> None:
+        """Credits can be lost (a switch's credit meter drops them); a sender that is
+        stalled for an RTO asks the receiver again for what it lacks."""
+        if not self._blocked_on_credit() or now - self._last_credit < self._rtt.rto:
+            return
+        demand = max(self._pending_bytes() - self._credit.available, self.config.mss)
+        self._sock.send(control_packet(self._flow, self._pinned_ev, CTL_CREDIT_REQUEST,
+                                       credit=demand), self.config.dst)
+        self.counts["credit_requests"] += 1
+        self._last_credit = now
+        self._rtt.back_off()
+
+    # -------------------------------------------------------------- receiving
+    def _handle(self, packet: Received, now: float) -> None:
+        if packet.src != self.config.dst or packet.pds.dpdcid != self._flow.own_pdcid:
+            return
+        pds = packet.pds
+        kind = packet.pds_type
+        if kind == PDS_ACK_CC:
+            if self._flow.peer_pdcid == 0:
+                self._flow = Flow(self._flow.src, self._flow.dst, self._flow.own_pdcid,
+                                  peer_pdcid=pds.spdcid)
+            cumulative = index_of(self._initial_psn, pds.cack_psn) + 1
+            base = cumulative - 1 + pds.sack_psn_offset
+            sacked = [base + i for i in range(64) if pds.sack_bitmap >> i & 1]
+            for sample in self._window.on_ack(cumulative, sacked, now):
+                self._rtt.sample(sample)
+            if pds.ecn_marked:
+                self.counts["ecn_marked"] += 1
+        elif kind == PDS_NACK:
+            self.counts["nacks"] += 1
+            self._window.on_nack(index_of(self._initial_psn, pds.nack_psn))
+        elif is_credit(packet):
+            self.counts["credits"] += 1
+            self.counts["credit_bytes"] += pds.credit
+            self._credit.grant(pds.credit, self._pending_bytes())
+            self._last_credit = now
+        elif kind == PDS_ACK and self._window.done:
+            end = psn_of(self._initial_psn, self._window.packets)
+            self._closed = self._closed or pds.cack_psn == end
+
+    def _close(self, deadline: float) -> None:
+        """Ends the PDC: CLOSE_CMD at the PSN after the last packet, until the receiver
+        acknowledges it (a lost confirmation costs nothing: all data is acked)."""
+        end = psn_of(self._initial_psn, self._window.packets)
+        for _attempt in range(self.config.close_attempts):
+            self._sock.send(control_packet(self._flow, self._pinned_ev, CTL_CLOSE_CMD,
+                                           psn=end, syn=self._flow.peer_pdcid == 0),
+                            self.config.dst)
+            until = min(time.monotonic() + self._rtt.rto * 2, deadline)
+            while not self._closed and (left := until - time.monotonic()) > 0:
+                for packet in self._sock.receive(left):
+                    self._handle(packet, time.monotonic())
+            if self._closed:
+                return
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+
+# ---------------------------------------------------------------- command line
+def payload_for(size: int, seed: int) -> bytes:
+    """Reproducible pseudo-random bytes to send (the receiver's sha256 must match)."""
+    return random.Random(seed).randbytes(size)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m endpoints.sender",
+                                     description="UEC-style sender over raw sockets")
+    parser.add_argument("--src", required=True, help="local IPv4 address")
+    parser.add_argument("--dst", required=True, help="receiver's IPv4 address")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--bytes", type=int, help="send this many pseudo-random bytes")
+    source.add_argument("--file", help="send the contents of this file")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the --bytes data")
+    parser.add_argument("--ev-mode", choices=EV_MODES, default="spray",
+                        help="entropy value per packet (spray) or per flow (pin)")
+    parser.add_argument("--port", type=int, default=UDP_PORT_UEC)
+    parser.add_argument("--mss", type=int, default=1200, help="payload bytes per packet")
+    parser.add_argument("--initial-window", type=int, default=4,
+                        help="packets sent before the first credit (default 4)")
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--summary", help="write the summary JSON here too")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.bytes is not None and args.bytes < 0:
+        print(f"sender: --bytes must be >= 0, got {args.bytes}", file=sys.stderr)
+        return 2
+    data = payload_for(args.bytes, args.seed) if args.bytes is not None \
+        else Path(args.file).read_bytes()
+    try:
+        config = SenderConfig(src=args.src, dst=args.dst, port=args.port,
+                              ev_mode=args.ev_mode, mss=args.mss,
+                              initial_window=args.initial_window, timeout=args.timeout)
+        sock = RawUdpSocket(args.src, args.port)
+    except ValueError as exc:
+        print(f"sender: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"sender: {exc.strerror}", file=sys.stderr)
+        return 2
+    with sock:
+        summary = Sender(config, sock, data).run()
+    print(summary.to_json(), flush=True)
+    if args.summary:
+        summary.write(args.summary)
+    if not summary.complete:
+        print(f"sender: transfer not acknowledged within {args.timeout}s", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""The figures one side of a transfer reports, printed and written as JSON."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+
+@dataclass
+class TransferSummary:
+    """``retransmissions``: packets sent again (sender) or arriving marked as
+    retransmitted (receiver); ``nacks``: NACKs received (sender) or sent (receiver);
+    ``fct_s``: first packet to last byte acknowledged (sender) or delivered
+    (receiver); ``sha256``: of the bytes sent or delivered."""
+
+    role: str
+    bytes: int
+    goodput_bps: float
+    retransmissions: int
+    nacks: int
+    fct_s: float
+    sha256: str
+    complete: bool
+    packets: int = 0
+    timeouts: int = 0
+    trimmed: int = 0
+    ecn_marked: int = 0
+    credits: int = 0
+    credit_bytes: int = 0
+    srtt_s: float = 0.0
+    max_rtt_s: float = 0.0
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    def write(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json() + "\n")
+
+
+def goodput(bytes_count: int, seconds: float) -> float:
+    """Bits per second; 0 for an empty or instantaneous transfer."""
+    return bytes_count * 8 / seconds if seconds > 0 and bytes_count else 0.0

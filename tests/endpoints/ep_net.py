@@ -1,0 +1,249 @@
+"""Namespaces for the endpoint tests (root): two hosts joined by a veth, or by two veths
+through a middle namespace where a Python forwarder plays a tiny "fabric" that may trim
+or reorder packets. Namespaces are named ``ep-<pid>-<tag>`` and always deleted.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import Ether
+
+from control.layers import DSCP_TRIMMED, PDS_DATA_TYPES, UDP_PORT_UEC
+from p4sim.switch.netns import ETH_P_ALL, PACKET_OUTGOING, Netns, ip
+
+REPO = Path(__file__).resolve().parents[2]
+SENDER_IP = "10.77.0.1"
+RECEIVER_IP = "10.77.0.2"
+
+
+def is_uec_data(frame: bytes) -> bool:
+    """An Ethernet/IPv4/UDP frame to the UEC port whose PDS type is a data request."""
+    if len(frame) < 14 + 20 + 8 + 1 or frame[12:14] != b"\x08\x00" or frame[23] != 17:
+        return False
+    ihl = (frame[14] & 0x0F) * 4
+    udp = 14 + ihl
+    return int.from_bytes(frame[udp + 2:udp + 4], "big") == UDP_PORT_UEC and \
+        (frame[udp + 8] >> 3) in PDS_DATA_TYPES
+
+
+def trim_frame(frame: bytes, length: int = 64) -> bytes:
+    """What a trimming switch does: cut to ``length`` bytes, fix the IPv4/UDP lengths
+    and checksum, zero the UDP checksum, mark the trimmed DSCP (ECN kept)."""
+    packet = Ether(frame[:length])
+    ip_layer = packet[IP]
+    ip_layer.tos = (DSCP_TRIMMED << 2) | (ip_layer.tos & 0b11)
+    ip_layer.len = length - 14
+    ip_layer.chksum = None
+    packet[UDP].len = length - 14 - ip_layer.ihl * 4
+    packet[UDP].chksum = 0
+    return bytes(packet)
+
+
+Mangler = Callable[[bytes], list[bytes]]
+"""Turns one forwarded frame into the frames to emit now (possibly none, or several)."""
+
+
+@dataclass
+class TrimEvery:
+    """Trims every ``nth`` UEC data frame (to 64 bytes, as a switch would)."""
+
+    nth: int
+    seen: int = 0
+    trimmed: int = 0
+
+    def __call__(self, frame: bytes) -> list[bytes]:
+        if not is_uec_data(frame):
+            return [frame]
+        self.seen += 1
+        if self.seen % self.nth:
+            return [frame]
+        self.trimmed += 1
+        return [trim_frame(frame)]
+
+
+@dataclass
+class Reorder:
+    """Holds every ``nth`` UEC data frame (up to the ``hold_until``-th) back until
+    ``delay`` more have passed, so it arrives after packets sent later (as sprayed
+    packets on unequal paths do)."""
+
+    nth: int
+    delay: int
+    hold_until: int
+    seen: int = 0
+    reordered: int = 0
+    _held: list[list] = field(default_factory=list)
+
+    def __call__(self, frame: bytes) -> list[bytes]:
+        if not is_uec_data(frame):
+            return [frame]
+        self.seen += 1
+        out: list[bytes] = []
+        if self.seen % self.nth == 0 and self.seen <= self.hold_until:
+            self._held.append([self.delay, frame])
+        else:
+            out.append(frame)
+        for held in self._held:
+            held[0] -= 1
+        out += [frame for countdown, frame in self._held if countdown < 0]
+        self.reordered += sum(1 for countdown, _f in self._held if countdown < 0)
+        self._held = [held for held in self._held if held[0] >= 0]
+        return out
+
+    def flush(self) -> list[bytes]:
+        frames = [frame for _c, frame in self._held]
+        self._held = []
+        return frames
+
+
+class Forwarder:
+    """Bridges two interfaces of the middle namespace; frames from the sender's side
+    go through ``mangle``, frames back are passed as they are."""
+
+    def __init__(self, toward_receiver: socket.socket, toward_sender: socket.socket,
+                 mangle: Mangler) -> None:
+        self._to_receiver = toward_receiver
+        self._to_sender = toward_sender
+        self._mangle = mangle
+        self._stop = threading.Event()
+        self.forwarded = 0
+        self._threads = [
+            threading.Thread(target=self._pump, args=(toward_sender, toward_receiver, mangle),
+                             daemon=True),
+            threading.Thread(target=self._pump, args=(toward_receiver, toward_sender,
+                                                      lambda frame: [frame]), daemon=True),
+        ]
+
+    def __enter__(self) -> "Forwarder":
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(5)
+        self._to_receiver.close()
+        self._to_sender.close()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, mangle: Mangler) -> None:
+        while not self._stop.is_set():
+            ready, _w, _x = select.select([source], [], [], 0.05)
+            if not ready:
+                continue
+            frame, address = source.recvfrom(65535)
+            if address[2] == PACKET_OUTGOING:
+                continue
+            for out in mangle(frame):
+                sink.send(out)
+                self.forwarded += 1
+
+
+class HostPair:
+    """Sender host ``a`` and receiver host ``b``; with ``middle`` a namespace ``m``
+    between them whose interfaces ``ta``/``tb`` a Forwarder bridges."""
+
+    def __init__(self, tag: str, middle: bool = False) -> None:
+        prefix = f"ep-{os.getpid()}-{tag}"
+        self.sender_ns = Netns(f"{prefix}-a", [])
+        self.receiver_ns = Netns(f"{prefix}-b", [])
+        self.middle_ns = Netns(f"{prefix}-m", []) if middle else None
+        self._processes: list[subprocess.Popen] = []
+
+    def __enter__(self) -> "HostPair":
+        spaces = [ns for ns in (self.sender_ns, self.receiver_ns, self.middle_ns) if ns]
+        entered: list[Netns] = []
+        try:
+            for ns in spaces:
+                ns.__enter__()
+                entered.append(ns)
+            a, b = self.sender_ns.name, self.receiver_ns.name
+            if self.middle_ns is None:
+                ip("link", "add", "eth0", "netns", a, "type", "veth", "peer", "name", "eth0",
+                   "netns", b)
+            else:
+                m = self.middle_ns.name
+                ip("link", "add", "eth0", "netns", a, "type", "veth", "peer", "name", "ta",
+                   "netns", m)
+                ip("link", "add", "eth0", "netns", b, "type", "veth", "peer", "name", "tb",
+                   "netns", m)
+                for end in ("ta", "tb"):
+                    ip("-n", m, "link", "set", end, "up")
+            for ns, address in ((a, SENDER_IP), (b, RECEIVER_IP)):
+                ip("-n", ns, "addr", "add", f"{address}/24", "dev", "eth0")
+                ip("-n", ns, "link", "set", "eth0", "up")
+        except BaseException:
+            for ns in entered:
+                ns.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for process in self._processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait(10)
+        for ns in (self.sender_ns, self.receiver_ns, self.middle_ns):
+            if ns is not None:
+                ns.close()
+
+    def forwarder(self, mangle: Mangler) -> Forwarder:
+        assert self.middle_ns is not None, "HostPair(middle=True) has the forwarder"
+
+        def open_pair() -> tuple[socket.socket, socket.socket]:
+            return _packet_socket("tb"), _packet_socket("ta")
+        to_receiver, to_sender = self.middle_ns.run_inside(open_pair)
+        return Forwarder(to_receiver, to_sender, mangle)
+
+    def start(self, ns: Netns, module: str, *args: str) -> subprocess.Popen:
+        command = ["ip", "netns", "exec", ns.name, sys.executable, "-m", module, *args]
+        process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        self._processes.append(process)
+        return process
+
+
+def _packet_socket(interface: str) -> socket.socket:
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+    sock.bind((interface, ETH_P_ALL))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+    return sock
+
+
+def wait_for_line(process: subprocess.Popen, text: str, timeout: float) -> str:
+    """The first stdout line starting with ``text``; fails with stderr if the process
+    ends or the deadline passes first."""
+    assert process.stdout is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _w, _x = select.select([process.stdout], [], [], deadline - time.monotonic())
+        if not ready:
+            break
+        line = process.stdout.readline()
+        if not line:
+            break
+        if line.startswith(text):
+            return line
+    process.kill()
+    _out, err = process.communicate(timeout=10)
+    raise AssertionError(f"no {text!r} line within {timeout}s; stderr: {err[-2000:]}")
+
+
+def finish(process: subprocess.Popen, timeout: float) -> tuple[int, dict, str]:
+    """Waits for an endpoint; returns its exit status, summary JSON (last stdout line)
+    and stderr."""
+    out, err = process.communicate(timeout=timeout)
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    summary = json.loads(lines[-1]) if lines else {}
+    return process.returncode, summary, err
