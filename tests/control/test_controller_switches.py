@@ -10,6 +10,7 @@ import pytest
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
+from control import fabricctl
 from control.collector.decode import decode_report
 from control.controller import FabricController
 from control.controller.program import SELECTOR, member_id
@@ -225,3 +226,34 @@ def test_restarted_switch_gets_everything_back(fabric):
     assert set(group_members(fab, "leaf2", gid)) == {member_id(gid, 2), member_id(gid, 3)}
     fab.nodes["leaf1"].switch.inject(1, uec_packet(50005))
     assert len(fab.wait_out("leaf2", 1, 1)) == 1
+
+
+def test_fabricctl_run_once_then_show(tmp_path, capsys):
+    fab = Fabric(tmp_path)
+    topo, policy = str(tmp_path / "topo.toml"), str(tmp_path / "policy.toml")
+    common = ["--topology", topo, "--policy", policy, "--p4info", str(P4INFO)]
+    try:
+        assert fabricctl.main(["run", *common, "--json", str(JSON), "--once", "--ready-timeout", "30"]) == 0
+        assert capsys.readouterr().out.splitlines() == ["fabricctl ready"]
+        assert fabricctl.main(["show", "groups", *common]) == 0
+        groups = capsys.readouterr().out
+        assert "leaf1   2      h2           round_robin  port 2 w1, port 3 w1" in groups
+        fab.nodes["leaf1"].switch.inject(1, uec_packet(50000))
+        assert len(fab.wait_out("leaf2", 1, 1)) == 1
+        assert fabricctl.main(["show", "counters", *common]) == 0
+        rows = [line.split() for line in capsys.readouterr().out.splitlines()[2:]]
+        by_port = {(r[0], int(r[1])): r for r in rows}
+        # columns: switch, port, rx "N (B B)", tx "N (B B)", ...
+        assert by_port[("leaf1", 1)][2] == "1" and by_port[("leaf2", 1)][5] == "1"  # rx in, tx out
+    finally:
+        fab.stop()
+
+
+def test_fabricctl_refuses_a_bad_policy_before_touching_switches(tmp_path, capsys):
+    topo = tmp_path / "topo.toml"
+    topo.write_text(TOPOLOGY.format(p1=1, p2=2))  # nothing listens there: must not matter
+    policy = tmp_path / "bad.toml"
+    policy.write_text('[spraying]\ndefault = "sideways"\n')
+    assert fabricctl.main(["run", "--topology", str(topo), "--policy", str(policy), "--once"]) == 2
+    err = capsys.readouterr().err
+    assert f"{policy}: spraying.default: 'sideways' is not one of" in err

@@ -1,0 +1,159 @@
+"""fabricctl: run the fabric controller, and show what the fabric holds.
+
+    fabricctl run --topology T.toml --policy P.toml --p4info F --json F [--once]
+    fabricctl show routes|groups|counters|int --topology T.toml [--policy P] [--db F]
+
+`run` programs every switch, prints "fabricctl ready" once all hold their state, then
+keeps them that way (link watch, restart restore, adaptive spraying) until SIGTERM or
+Ctrl-C; with --once it exits 0 after programming. Every link change is printed as one
+line "fabricctl link SWITCH:PORT down|up repaired in N ms".
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from control.controller.fabric import FabricController, RepairEvent
+from control.controller.link_watch import OperstateWatcher, read_operstate
+from control.controller.weights import WeightPolicy
+from control.errors import ConfigError
+from control.controller.tables import show_counters, show_groups, show_int, show_routes
+from control.policy import Policy, empty_policy, load_policy
+from control.topology import Topology, load_topology
+
+ROOT = Path(__file__).resolve().parents[1]
+READY_LINE = "fabricctl ready"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=getattr(logging, args.log_level.upper()),
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s", stream=sys.stderr)
+    try:
+        topo = load_topology(args.topology)
+        policy = load_policy(args.policy, topo) if args.policy else empty_policy()
+    except ConfigError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 2
+    if args.command == "run":
+        return _run(args, topo, policy)
+    return _show(args, topo, policy)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="fabricctl", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="program every switch and keep it programmed")
+    show = sub.add_parser("show", help="print routes, groups, counters or INT summaries")
+    show.add_argument("what", choices=("routes", "groups", "counters", "int"))
+    for p in (run, show):
+        p.add_argument("--topology", required=True)
+        p.add_argument("--policy")
+        p.add_argument("--p4info", default=str(ROOT / "build/fabric.p4info.txtpb"))
+        p.add_argument("--db", help="the collector's SQLite store (adaptive spraying, show int)")
+        p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    run.add_argument("--json", default=str(ROOT / "build/fabric.json"), help="BMv2 JSON device config")
+    run.add_argument("--once", action="store_true", help="program and exit")
+    run.add_argument("--ready-timeout", type=float, default=120.0)
+    run.add_argument("--election-id", type=int, default=1)
+    run.add_argument("--iface-format", default="{switch}-{port}",
+                     help="switch port -> interface name, watched for link state ('' = off)")
+    run.add_argument("--watch-interval", type=float, default=0.02)
+    run.add_argument("--health-interval", type=float, default=0.2)
+    run.add_argument("--adaptive-interval", type=float, default=1.0)
+    run.add_argument("--congested-above", type=float, default=WeightPolicy.high)
+    run.add_argument("--clear-below", type=float, default=WeightPolicy.low)
+    return parser
+
+
+def _run(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:
+    for path in (args.p4info, args.json):
+        if not Path(path).is_file():
+            print(f"fabricctl: {path}: no such file (run `make build`)", file=sys.stderr)
+            return 2
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    weights = WeightPolicy(high=args.congested_above, low=args.clear_below)
+    controller = FabricController(topo, policy, args.p4info, args.json, election_id=args.election_id,
+                                  health_interval=args.health_interval, weight_policy=weights)
+    watcher = None
+    try:
+        controller.start()
+        if not controller.wait_ready(args.ready_timeout):
+            missing = [n for n, a in controller.agents.items() if not a.connected]
+            print(f"fabricctl: not every switch was programmed within {args.ready_timeout:.0f} s"
+                  f" (not connected: {', '.join(missing) or 'none'})", file=sys.stderr)
+            return 1
+        print(READY_LINE, flush=True)
+        if args.once:
+            return 0
+        if args.iface_format:
+            watcher = _start_watcher(controller, topo, args)
+        if args.db:
+            controller.start_adaptive(args.db, args.adaptive_interval)
+        stop.wait()
+        return 0
+    finally:
+        if watcher is not None:
+            watcher.stop()
+        controller.stop()
+
+
+def _start_watcher(controller: FabricController, topo: Topology,
+                   args: argparse.Namespace) -> OperstateWatcher | None:
+    """Watch every used switch port whose interface exists here (the switches'
+    namespace); ports without an interface (in-process switches) are not watched."""
+    ports = {}
+    for sw in topo.switches:
+        for port in sorted(topo.all_ports(sw.name)):
+            iface = args.iface_format.format(switch=sw.name, port=port, node_id=sw.node_id,
+                                             device_id=sw.device_id)
+            if read_operstate(iface) is not None:
+                ports[(sw.name, port)] = iface
+    if not ports:
+        logging.getLogger(__name__).info("no switch interface visible: link watch off")
+        return None
+
+    def on_change(switch: str, port: int, up: bool, detected_at: float) -> None:
+        change = controller.port_up if up else controller.port_down
+        event = change(switch, port, detected_at=detected_at)
+        if event is not None:
+            _print_event(event)
+    watcher = OperstateWatcher(ports, on_change, interval=args.watch_interval)
+    watcher.poll_once()  # ports already down at start are routed around before we go on
+    watcher.start()
+    return watcher
+
+
+def _print_event(event: RepairEvent) -> None:
+    state = "up" if event.up else "down"
+    result = "repaired" if event.complete else "NOT repaired"
+    print(f"fabricctl link {event.switch}:{event.port} {state} {result} in {event.seconds * 1e3:.1f} ms",
+          flush=True)
+
+
+def _show(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:
+    if args.what == "routes":
+        print(show_routes(topo, policy))
+    elif args.what == "groups":
+        print(show_groups(topo, policy, args.p4info))
+    elif args.what == "counters":
+        print(show_counters(topo, args.p4info))
+    else:
+        if not args.db:
+            print("fabricctl: show int needs --db (the collector's SQLite store)", file=sys.stderr)
+            return 2
+        if not Path(args.db).is_file():
+            print(f"fabricctl: {args.db}: no such file", file=sys.stderr)
+            return 2
+        print(show_int(topo, args.db))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
