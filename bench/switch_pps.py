@@ -161,6 +161,13 @@ def run_phase(ns: Netns, receiver: Receiver, rate: float, seconds: float,
     return Phase(rate, count, result["received"], result["rate"], result["lat"])
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used (from /proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pin_cpus(switch_pid: int) -> None:
     """Switch alone on the last CPU, generator and receiver on the others: on a small
     machine this keeps the measurement from depending on the scheduler's mood."""
@@ -202,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     if not commands:
         print("switch_pps: give --commands for a program of your own", file=sys.stderr)
         return 2
-    with Netns(f"sa-bench-{os.getpid()}", [1, 2]) as ns:
+    with Netns(f"pp-bench-{os.getpid()}", [1, 2]) as ns:
         switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", str(program), "--no-grpc"])
         pin_cpus(switch.process.pid)
         with ControlClient.from_socket(ns.tcp_connect(9090)) as client:
@@ -213,25 +220,36 @@ def main(argv: list[str] | None = None) -> int:
             print(f"p4sim-switch {program.name}, 64-byte frames, veth, "
                   f"{os.cpu_count()} CPUs (switch pinned to one)")
             print(f"{'offered pps':>12} {'delivered pps':>14} {'loss %':>7} "
-                  f"{'p50 us':>8} {'p99 us':>8}")
+                  f"{'p50 us':>8} {'p99 us':>8} {'switch CPU us/pkt':>18}")
             seq = 0
-            best = sustained = 0.0
+            best = sustained = saturated_cost = 0.0
             rates = [options.latency_rate] + [float(r) for r in options.rates.split(",")]
             for rate in rates:
+                cpu_before = cpu_seconds(switch.process.pid)
                 phase = run_phase(ns, receiver, rate, options.seconds, seq)
+                cpu_used = cpu_seconds(switch.process.pid) - cpu_before
                 seq += phase.sent
                 loss = 100.0 * (phase.sent - phase.received) / phase.sent
                 if loss < 1.0:
                     best = max(best, phase.rx_pps)
                     if phase.percentile(0.5) < 10_000:
                         sustained = max(sustained, rate)
+                us_per_packet = 1e6 * cpu_used / phase.received if phase.received else 0.0
+                if rate >= max(rates):
+                    saturated_cost = us_per_packet
                 print(f"{rate:12.0f} {phase.rx_pps:14.0f} {loss:7.2f} "
-                      f"{phase.percentile(0.5):8.0f} {phase.percentile(0.99):8.0f}",
-                      flush=True)
+                      f"{phase.percentile(0.5):8.0f} {phase.percentile(0.99):8.0f} "
+                      f"{us_per_packet:18.1f}", flush=True)
             stats = client.call("stats")
         status, err = switch.terminate()
     print(f"highest offered rate sustained (loss < 1%, p50 < 10 ms): {sustained:.0f} pps; "
           f"highest delivered rate: {best:.0f} pps (target 30000)")
+    if saturated_cost:
+        # On a shared machine the switch's CPU may also serve other processes, so the
+        # delivered rate understates it; its own CPU time per packet does not.
+        print(f"switch CPU time per packet at the highest offered rate: "
+              f"{saturated_cost:.1f} us, i.e. {1e6 / saturated_cost:.0f} pps on one "
+              f"dedicated core")
     print(f"switch pipeline errors {stats['pipeline_errors']}, exit status {status}")
     return 0
 

@@ -9,7 +9,16 @@ copy and no name is looked up per packet.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
+
+# The standard_metadata fields (and intrinsic aliases) the v1model architecture
+# reads or writes per packet; StdSlots has an attribute for each, None when absent.
+ARCH_STD_FIELDS = (
+    "ingress_port", "egress_spec", "egress_port", "instance_type", "packet_length",
+    "enq_timestamp", "enq_qdepth", "deq_timedelta", "deq_qdepth",
+    "ingress_global_timestamp", "egress_global_timestamp", "mcast_grp", "egress_rid",
+    "priority", "parser_error", "checksum_error")
 
 
 @dataclass
@@ -78,6 +87,27 @@ class UnionInfo:
     member_names: list[str]
 
 
+class StdSlots:
+    """PHV slot and width mask of the standard_metadata fields an architecture uses.
+
+    The architecture writes a dozen of these per packet; `pkt.f[std.egress_spec]`
+    (and `value & std.egress_spec_mask` when writing) is the fast, official way to do
+    it. A field the program lacks has slot None (and mask 0): simple_switch writes
+    queueing and timestamp metadata only when the program declares them.
+    """
+
+    def __init__(self, slots: dict[str, int], masks: dict[str, int]) -> None:
+        for name in ARCH_STD_FIELDS:
+            setattr(self, name, slots.get(name))
+            setattr(self, name + "_mask", masks.get(name, 0))
+
+    def slot(self, name: str) -> int | None:
+        return getattr(self, name, None)
+
+    def mask(self, name: str) -> int:
+        return getattr(self, name + "_mask", 0)
+
+
 class PhvLayout:
     """Slot allocation for one program; shared read-only by all its packets."""
 
@@ -96,6 +126,7 @@ class PhvLayout:
         self.length_slot: int | None = None
         self.length_mask = 0
         self.field_lists: dict[int, list[tuple[str, str]]] = {}
+        self.metadata_spans: list[tuple[int, int, list[int]]] = []
 
     def add_header(self, info: HeaderInfo) -> None:
         self.headers.append(info)
@@ -123,6 +154,16 @@ class PhvLayout:
             if info.metadata:
                 template[info.valid_slot] = 1
         self.template = template
+        self.metadata_spans = [
+            (info.base, info.base + info.n_slots,
+             template[info.base:info.base + info.n_slots])
+            for info in self.headers if info.metadata]
+
+    @cached_property
+    def std(self) -> StdSlots:
+        """Slots of the architecture's standard fields (built on first use, after the
+        loader has added the intrinsic field aliases)."""
+        return StdSlots(self.std_slots, self.std_masks)
 
 
 class Packet:
@@ -132,16 +173,16 @@ class Packet:
 
     def __init__(self, layout: PhvLayout, data: bytes, ingress_port: int) -> None:
         self.layout = layout
-        self.f: list[int] = list(layout.template)
+        self.f = f = layout.template.copy()
         self.data = data
         self.offset = 0
         self.payload = data
         self.arch = ArchRequests()
-        self.ingress_length = len(data)
-        for slot, mask, value in ((layout.port_slot, layout.port_mask, ingress_port),
-                                  (layout.length_slot, layout.length_mask, len(data))):
-            if slot is not None:
-                self.f[slot] = value & mask
+        self.ingress_length = length = len(data)
+        if layout.port_slot is not None:
+            f[layout.port_slot] = ingress_port & layout.port_mask
+        if layout.length_slot is not None:
+            f[layout.length_slot] = length & layout.length_mask
 
     def get_std(self, name: str) -> int:
         """Read a standard_metadata field by name."""
@@ -157,6 +198,15 @@ class Packet:
         except KeyError:
             raise KeyError(f"no standard_metadata field {name!r}") from None
         self.f[slot] = value & self.layout.std_masks[name]
+
+    def reset_metadata(self, preserved: dict[tuple[str, str], Any] | None = None) -> None:
+        """Zero every metadata header (as bm_sim's PHV reset of a copy that re-enters a
+        pipeline), then put back the `preserved` fields (see preserved_fields)."""
+        f = self.f
+        for start, end, values in self.layout.metadata_spans:
+            f[start:end] = values
+        if preserved:
+            self.restore_fields(preserved)
 
     def copy(self) -> "Packet":
         """Deep copy for clones and multicast replicas."""

@@ -172,7 +172,15 @@ class Program:
         self._run(self._ingress, pkt, "ingress")
 
     def egress(self, pkt: Packet) -> None:
-        self._run(self._egress, pkt, "egress")
+        pkt.arch.exit_called = False      # _run inlined: this is on every packet's path
+        node = self._egress
+        try:
+            while node is not None:
+                node = node(pkt)
+        except ExitPipeline:
+            pass
+        except _PIPELINE_ERRORS as exc:
+            self._fault(pkt, "egress", exc)
 
     def update_checksums(self, pkt: Packet) -> None:
         try:
@@ -209,16 +217,43 @@ class Program:
             pkt.f[self._mgrp_slot] = 0
 
     def process_ingress_side(self, pkt: Packet) -> None:
-        """parse + verify + ingress, for tools and tests that drive stages by hand."""
-        self.parse(pkt)
-        self.verify_checksums(pkt)
-        self.ingress(pkt)
+        """parse + verify_checksums + ingress in one call (the architecture's hot path:
+        same faults and order as the three calls, without their call overhead)."""
+        try:
+            self._parse(pkt)
+        except _PIPELINE_ERRORS as exc:
+            self._fault(pkt, "parser", exc)
+        try:
+            self._verify(pkt)
+        except _PIPELINE_ERRORS as exc:
+            self._fault(pkt, "verify_checksums", exc)
+        pkt.arch.exit_called = False
+        node = self._ingress
+        try:
+            while node is not None:
+                node = node(pkt)
+        except ExitPipeline:
+            pass
+        except _PIPELINE_ERRORS as exc:
+            self._fault(pkt, "ingress", exc)
+
+    def finish_egress_side(self, pkt: Packet) -> bytes:
+        """update_checksums + deparse in one call (after egress and the architecture's
+        clone and drop decisions)."""
+        try:
+            self._update(pkt)
+        except _PIPELINE_ERRORS as exc:
+            self._fault(pkt, "update_checksums", exc)
+        try:
+            return self._deparse(pkt)
+        except _PIPELINE_ERRORS as exc:
+            self._fault(pkt, "deparser", exc)
+            return pkt.data
 
     def process_egress_side(self, pkt: Packet) -> bytes:
         """egress + update + deparse."""
         self.egress(pkt)
-        self.update_checksums(pkt)
-        return self.deparse(pkt)
+        return self.finish_egress_side(pkt)
 
 
 def _pick(items: list, preferred: str) -> dict:

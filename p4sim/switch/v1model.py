@@ -15,7 +15,7 @@ the PRE, a clock and a `V1ModelHost` for everything that leaves the pipeline.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from p4sim.switch.packet import ArchRequests
 from p4sim.switch.pre import PacketReplicationEngine
@@ -48,44 +48,6 @@ class V1ModelHost(Protocol):
     def now_ns(self) -> int: ...
 
 
-class _StdSlots:
-    """PHV slot and width mask of every standard_metadata field the program has.
-
-    The architecture writes a dozen of these per packet, so it addresses the PHV slots
-    the core publishes in `layout.std_slots` / `layout.std_masks` directly instead of
-    calling set_std by name.  simple_switch only writes queueing and timestamp
-    metadata when the program declares them; a missing field has slot None.
-    """
-
-    def __init__(self, layout: Any) -> None:
-        slots, masks = layout.std_slots, layout.std_masks
-        for name in ("ingress_port", "egress_spec", "egress_port", "instance_type",
-                     "packet_length", "enq_timestamp", "enq_qdepth", "deq_timedelta",
-                     "deq_qdepth", "ingress_global_timestamp", "egress_global_timestamp",
-                     "mcast_grp", "egress_rid", "priority"):
-            setattr(self, name, slots.get(name))
-            setattr(self, name + "_mask", masks.get(name, 0))
-
-
-def _metadata_resetter(probe: Any) -> Callable[[Any], None]:
-    """Zero every metadata header of a packet, as BMv2's PHV::reset_metadata.
-
-    Uses the PHV layout the core documents in packet.py (flat slot list, header
-    base/n_slots, template); the contract has no reset call of its own.
-    """
-    layout = probe.layout
-    spans = [(info.base, info.base + info.n_slots) for info in layout.headers
-             if info.metadata]
-    template = layout.template
-    chunks = [(start, end, template[start:end]) for start, end in spans]
-
-    def reset(pkt: Any) -> None:
-        f = pkt.f
-        for start, end, values in chunks:
-            f[start:end] = values
-    return reset
-
-
 class V1ModelPipeline:
     """simple_switch semantics for one Program; rebuilt whenever a program is loaded."""
 
@@ -97,9 +59,7 @@ class V1ModelPipeline:
         self.stats = stats
         self.host = host
         self._now = host.now_ns
-        probe = program.new_packet(b"", 0)
-        self._reset_metadata = _metadata_resetter(probe)
-        self.std = std = _StdSlots(probe.layout)
+        self.std = std = program.layout.std
         self._has_queueing = None not in (std.enq_timestamp, std.enq_qdepth,
                                           std.deq_timedelta, std.deq_qdepth)
         self._log_window_ns = -(1 << 62)
@@ -122,16 +82,12 @@ class V1ModelPipeline:
         pkt = program.new_packet(data, port)
         f = pkt.f
         if instance_type != INSTANCE_NORMAL:
-            self._reset_metadata(pkt)
-            if preserved:
-                pkt.restore_fields(preserved)
+            pkt.reset_metadata(preserved)
             self._set(pkt, "instance_type", instance_type)
             self._set(pkt, "packet_length", len(data))
         if std.ingress_global_timestamp is not None:
             f[std.ingress_global_timestamp] = (now_ns // 1000) & std.ingress_global_timestamp_mask
-        program.parse(pkt)
-        program.verify_checksums(pkt)
-        program.ingress(pkt)
+        program.process_ingress_side(pkt)
         arch = pkt.arch
         if arch.drop_errors:
             self._pipeline_error("ingress", port, data, "; ".join(arch.drop_errors))
@@ -184,56 +140,52 @@ class V1ModelPipeline:
         """
         self._in_egress = True
         try:
-            self._egress(port, item, depth_after)
+            pkt, length, clone_truncate = item
+            program = self.program
+            std = self.std
+            f = pkt.f
+            now_ns = self._now()
+            now_us = now_ns // 1000
+            if std.egress_global_timestamp is not None:
+                f[std.egress_global_timestamp] = now_us & std.egress_global_timestamp_mask
+            if self._has_queueing:
+                # enq_timestamp is only 32 bits in v1model: subtract modulo its width so the
+                # delay stays right after the clock wraps (every 71 minutes).
+                waited = (now_us - f[std.enq_timestamp]) & std.enq_timestamp_mask
+                f[std.deq_timedelta] = waited & std.deq_timedelta_mask
+                f[std.deq_qdepth] = depth_after & std.deq_qdepth_mask
+            if std.egress_port is not None:
+                f[std.egress_port] = port & std.egress_port_mask
+            f[std.egress_spec] = 0
+            if std.packet_length is not None:
+                f[std.packet_length] = length & std.packet_length_mask
+            program.egress(pkt)
+            arch = pkt.arch
+            if arch.drop_errors:
+                self._pipeline_error("egress", port, None, "; ".join(arch.drop_errors))
+                return
+            if arch.clone_session is not None:
+                self._egress_clone(pkt, length, now_ns)
+            if f[std.egress_spec] == DROP_PORT:
+                self.stats.egress_drops += 1
+                return
+            data = program.finish_egress_side(pkt)
+            if arch.drop_errors:
+                self._pipeline_error("deparser", port, None, "; ".join(arch.drop_errors))
+                return
+            limit = arch.truncate_length
+            if clone_truncate and (limit is None or clone_truncate < limit):
+                limit = clone_truncate
+            if limit is not None and limit < len(data):
+                data = data[:limit]
+            if arch.recirculate_field_list is not None:
+                self.stats.recirculations += 1
+                kept = pkt.preserved_fields(arch.recirculate_field_list)
+                self.host.reinject(0, data, INSTANCE_RECIRC, kept)
+                return
+            self.host.transmit(port, data)
         finally:
             self._in_egress = False
-
-    def _egress(self, port: int, item: Queued, depth_after: int) -> None:
-        pkt, length, clone_truncate = item
-        program = self.program
-        std = self.std
-        f = pkt.f
-        now_ns = self._now()
-        now_us = now_ns // 1000
-        if std.egress_global_timestamp is not None:
-            f[std.egress_global_timestamp] = now_us & std.egress_global_timestamp_mask
-        if self._has_queueing:
-            # enq_timestamp is only 32 bits in v1model: subtract modulo its width so the
-            # delay stays right after the clock wraps (every 71 minutes).
-            waited = (now_us - f[std.enq_timestamp]) & std.enq_timestamp_mask
-            f[std.deq_timedelta] = waited & std.deq_timedelta_mask
-            f[std.deq_qdepth] = depth_after & std.deq_qdepth_mask
-        if std.egress_port is not None:
-            f[std.egress_port] = port & std.egress_port_mask
-        f[std.egress_spec] = 0
-        if std.packet_length is not None:
-            f[std.packet_length] = length & std.packet_length_mask
-        program.egress(pkt)
-        arch = pkt.arch
-        if arch.drop_errors:
-            self._pipeline_error("egress", port, None, "; ".join(arch.drop_errors))
-            return
-        if arch.clone_session is not None:
-            self._egress_clone(pkt, length, now_ns)
-        if f[std.egress_spec] == DROP_PORT:
-            self.stats.egress_drops += 1
-            return
-        program.update_checksums(pkt)
-        data = program.deparse(pkt)
-        if arch.drop_errors:
-            self._pipeline_error("deparser", port, None, "; ".join(arch.drop_errors))
-            return
-        limit = arch.truncate_length
-        if clone_truncate and (limit is None or clone_truncate < limit):
-            limit = clone_truncate
-        if limit is not None and limit < len(data):
-            data = data[:limit]
-        if arch.recirculate_field_list is not None:
-            self.stats.recirculations += 1
-            kept = pkt.preserved_fields(arch.recirculate_field_list)
-            self.host.reinject(0, data, INSTANCE_RECIRC, kept)
-            return
-        self.host.transmit(port, data)
 
     def _egress_clone(self, pkt: Any, length: int, now_ns: int) -> None:
         """Copy of the packet as egress left it (deparsed later, by its own egress)."""
@@ -250,9 +202,7 @@ class V1ModelPipeline:
     # -- shared --------------------------------------------------------------------------
     def _prepare_copy(self, clone: Any, kept: dict | None, instance_type: int) -> None:
         clone.arch = ArchRequests()
-        self._reset_metadata(clone)
-        if kept:
-            clone.restore_fields(kept)
+        clone.reset_metadata(kept)
         self._set(clone, "instance_type", instance_type)
 
     def _send_clone(self, clone: Any, session: Any, length: int, now_ns: int) -> None:
@@ -281,12 +231,16 @@ class V1ModelPipeline:
                               "--priority-queues), packet dropped", priority,
                               tm.priority_queues)
             return
-        if self._has_queueing:
+        queueing = self._has_queueing
+        if not self._in_egress and tm.depart_now(port, priority, now_ns):
+            if queueing:               # an idle queue: straight through, depth 0
+                f[std.enq_timestamp] = (now_ns // 1000) & std.enq_timestamp_mask
+                f[std.enq_qdepth] = 0
+            self.egress(port, item, 0)
+            return
+        if queueing:
             f[std.enq_timestamp] = (now_ns // 1000) & std.enq_timestamp_mask
             f[std.enq_qdepth] = tm.port_depth(port) & std.enq_qdepth_mask
-        if not self._in_egress and tm.depart_now(port, priority, now_ns):
-            self.egress(port, item, 0)      # an idle queue: straight through
-            return
         if not tm.enqueue(port, priority, item, now_ns):
             self.stats.tail_drops[port] += 1
 

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
 
 def private_netns(tag: str, ports: list[int]) -> Netns:
     """This helper's namespaces are named sa-<pid>-<tag>."""
-    return Netns(f"sa-{os.getpid()}-{tag}", ports)
+    return Netns(f"pp-{os.getpid()}-{tag}", ports)
 
 
 def stf_pairs(name: str) -> list[tuple[int, bytes, int | None, bytes | None]]:
