@@ -6,12 +6,14 @@ CompileError with the span of the offending text, and the CLI prints it as
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class SourceSpan:
-    """Where a piece of text came from, after preprocessing (original file and line)."""
+class SourceSpan(NamedTuple):
+    """Where a piece of text came from, after preprocessing (original file and line).
+
+    A NamedTuple rather than a frozen dataclass: the lexer makes one per token, and a
+    tuple is several times cheaper to create."""
 
     file: str
     line: int  # 1-based

@@ -40,111 +40,102 @@ def parse_int_literal(text: str, span: SourceSpan) -> IntValue:
 
 
 _TOKEN_RE = re.compile(
-    r"(?P<blank>[ \t\r\f\v]+)"
-    r"|(?P<newline>\n)"
-    r"|(?P<continuation>\\\r?\n)"
+    r"(?P<blank>[ \t\r\f\v]+)?"  # whitespace is folded into the match that follows it
+    r"(?:(?P<word>[A-Za-z_][A-Za-z0-9_]*)"
     r"|(?P<line_comment>//[^\n]*)"
-    r"|(?P<block_comment>/\*)"
+    r"|(?P<block_comment>/\*.*?\*/)"
+    r"|(?P<open_comment>/\*)"
+    r"|(?P<punct>" + "|".join(re.escape(p) for p in PUNCTUATORS if p != "\\") + ")"
+    r"|(?P<newline>\n)"
     r"|(?P<number>[0-9][A-Za-z0-9_]*)"
-    r"|(?P<word>[A-Za-z_][A-Za-z0-9_]*)"
-    r"|(?P<string>\")"
-    r"|(?P<punct>" + "|".join(re.escape(p) for p in PUNCTUATORS) + ")"
+    r'|(?P<string>"(?:[^"\\\n]|\\.)*")'
+    r'|(?P<open_string>")'
+    r"|(?P<continuation>\\\r?\n)"
+    r"|(?P<backslash>\\)"
+    r"|(?P<end>\Z)"
+    r"|(?P<bad>.))",
+    re.DOTALL,
 )
+_STRING_ESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
+
+
+def _unescape(match: re.Match[str]) -> str:
+    char = match.group(1)
+    return "" if char == "\n" else _ESCAPES.get(char, "\\" + char)
 
 
 class Lexer:
-    """Tokenizes one file's text. Comments and backslash-newlines are whitespace."""
+    """Tokenizes one file's text. Comments and backslash-newlines are whitespace.
+
+    One regular expression matches a token together with the whitespace before it, so
+    the loop runs once per token; it is the hottest loop of the compiler."""
 
     def __init__(self, text: str, filename: str):
         self._text = text
         self._file = filename
         self._lines = [line.rstrip("\r") for line in text.split("\n")]
-        self._line = 1
-        self._line_start = 0
 
     def tokens(self) -> list[Token]:
-        text = self._text
+        text, filename, lines = self._text, self._file, self._lines
         result: list[Token] = []
-        at_line_start = True
-        space_before = False
-        pos = 0
-        match_at = _TOKEN_RE.match
-        while pos < len(text):
-            match = match_at(text, pos)
-            if match is None:
-                raise CompileError(self._span(pos), f"unexpected character {text[pos]!r}")
+        append = result.append
+        line, line_start, line_text = 1, 0, lines[0]
+        at_line_start, space_before = True, False
+        for match in _TOKEN_RE.finditer(text):
             kind = match.lastgroup
-            end = match.end()
-            if kind == "blank" or kind == "line_comment":
+            start = match.start(kind)
+            if start != match.start():
                 space_before = True
-            elif kind == "newline":
-                self._line += 1
-                self._line_start = end
-                at_line_start = space_before = True
-            elif kind == "continuation":
-                self._line += 1
-                self._line_start = end
-                space_before = True
-            elif kind == "block_comment":
-                close = text.find("*/", end)
-                if close < 0:
-                    raise CompileError(self._span(pos), "unterminated comment")
-                newlines = text.count("\n", pos, close)
-                if newlines:
-                    self._line += newlines
-                    self._line_start = text.rfind("\n", pos, close) + 1
-                    at_line_start = True
-                end = close + 2
-                space_before = True
-            else:
-                span = self._span(pos)
-                if kind == "number":
-                    literal = match.group()
-                    token = Token(INTEGER, literal, span, parse_int_literal(literal, span),
-                                  at_line_start, space_before)
-                elif kind == "word":
-                    word = match.group()
-                    token = Token(KEYWORD if word in KEYWORDS else IDENT, word, span, None,
-                                  at_line_start, space_before)
-                elif kind == "string":
-                    raw, value, end = self._string(pos, span)
-                    token = Token(STRING, raw, span, value, at_line_start, space_before)
+            if kind == "word" or kind == "punct":
+                word = match.group(kind)
+                if kind == "punct":
+                    token_kind = PUNCT
                 else:
-                    token = Token(PUNCT, match.group(), span, None, at_line_start, space_before)
-                result.append(token)
+                    token_kind = KEYWORD if word in KEYWORDS else IDENT
+                span = SourceSpan(filename, line, start - line_start + 1, line_text)
+                append(Token(token_kind, word, span, None, at_line_start, space_before))
                 at_line_start = space_before = False
-            pos = end
-        return result
-
-    def _span(self, pos: int) -> SourceSpan:
-        index = self._line - 1
-        line_text = self._lines[index] if index < len(self._lines) else ""
-        return SourceSpan(self._file, self._line, pos - self._line_start + 1, line_text)
-
-    def _string(self, start: int, span: SourceSpan) -> tuple[str, str, int]:
-        """The raw text, the value and the end offset of the string literal at start."""
-        text = self._text
-        pos = start + 1
-        chars: list[str] = []
-        while True:
-            if pos >= len(text) or text[pos] == "\n":
-                raise CompileError(span, "unterminated string literal")
-            ch = text[pos]
-            if ch == '"':
+            elif kind == "newline":
+                line += 1
+                line_start = start + 1
+                line_text = lines[line - 1]
+                at_line_start = space_before = True
+            elif kind == "number" or kind == "string" or kind == "backslash":
+                raw = match.group(kind)
+                span = SourceSpan(filename, line, start - line_start + 1, line_text)
+                if kind == "number":
+                    append(Token(INTEGER, raw, span, parse_int_literal(raw, span),
+                                 at_line_start, space_before))
+                elif kind == "string":
+                    value = _STRING_ESCAPE_RE.sub(_unescape, raw[1:-1])
+                    append(Token(STRING, raw, span, value, at_line_start, space_before))
+                else:
+                    append(Token(PUNCT, raw, span, None, at_line_start, space_before))
+                at_line_start = space_before = False
+                if kind == "string" and "\n" in raw:  # backslash-newline continuations
+                    line += raw.count("\n")
+                    line_start = start + raw.rfind("\n") + 1
+                    line_text = lines[line - 1]
+            elif kind == "end":
                 break
-            if ch == "\\" and pos + 1 < len(text):
-                nxt = text[pos + 1]
-                if nxt == "\n":
-                    self._line += 1
-                    self._line_start = pos + 2
-                    pos += 2
-                    continue
-                chars.append(_ESCAPES.get(nxt, "\\" + nxt))
-                pos += 2
-                continue
-            chars.append(ch)
-            pos += 1
-        return text[start:pos + 1], "".join(chars), pos + 1
+            elif kind in ("open_comment", "open_string", "bad"):
+                span = SourceSpan(filename, line, start - line_start + 1, line_text)
+                if kind == "open_comment":
+                    raise CompileError(span, "unterminated comment")
+                if kind == "open_string":
+                    raise CompileError(span, "unterminated string literal")
+                raise CompileError(span, f"unexpected character {text[start]!r}")
+            else:  # comments and continuations: whitespace, perhaps spanning lines
+                space_before = True
+                raw = match.group(kind)
+                newlines = raw.count("\n")
+                if newlines:
+                    line += newlines
+                    line_start = start + raw.rfind("\n") + 1
+                    line_text = lines[line - 1]
+                    if kind == "block_comment":
+                        at_line_start = True
+        return result
 
 
 def tokenize(text: str, filename: str = "<input>") -> list[Token]:

@@ -8,7 +8,7 @@ Supported: ``#include <..>`` / ``"..."``, object- and function-like ``#define`` 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
@@ -378,7 +378,7 @@ def _spaced_like(use: Token, expansion: list[Token]) -> list[Token]:
     """The first token of an expansion takes the spacing of the macro use it replaces."""
     if not expansion:
         return expansion
-    first = replace(expansion[0], space_before=use.space_before, at_line_start=False)
+    first = expansion[0]._replace(space_before=use.space_before, at_line_start=False)
     return [first, *expansion[1:]]
 
 
