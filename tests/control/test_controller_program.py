@@ -1,0 +1,207 @@
+"""Topology + policy + routes -> one switch's P4Runtime entities, without a switch;
+the desired-state diff; and the adaptive weight policy."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from control.controller.program import REPORT_SESSION, SELECTOR, FabricPlan, member_id, switch_items
+from control.controller.state import index_items, plan
+from control.controller.weights import WeightPolicy, member_weights, next_congestion
+from control.p4rt.entities import DELETE, INSERT, MODIFY, P4Names, load_p4info
+from control.policy import empty_policy, load_policy
+from control.routing import compute_routes
+from control.topology import load_topology, router_mac
+
+ROOT = Path(__file__).resolve().parents[2]
+P4INFO = ROOT / "build/fabric.p4info.txtpb"
+pytestmark = pytest.mark.skipif(not P4INFO.exists(), reason="run `make build` first")
+
+
+@pytest.fixture(scope="module")
+def names():
+    return P4Names(load_p4info(str(P4INFO)))
+
+
+def fabric(name: str, with_policy: bool = True):
+    topo = load_topology(str(ROOT / f"topologies/{name}.toml"))
+    policy = load_policy(str(ROOT / f"topologies/{name}.policy.toml"), topo) if with_policy else empty_policy()
+    fp = FabricPlan(topo, policy)
+    return fp, compute_routes(topo, destinations=fp.destinations)
+
+
+def decoded(names: P4Names, items, kind: str):
+    """(table or profile name, match/ids, action name, params as ints) for readable asserts."""
+    tables = {t.preamble.id: t for t in names.p4info.tables}
+    actions = {a.preamble.id: a for a in names.p4info.actions}
+    out = []
+    for it in items:
+        entity = it.entity
+        if entity.WhichOneof("entity") != kind:
+            continue
+        if kind == "table_entry":
+            e = entity.table_entry
+            table = tables[e.table_id]
+            fields = {f.id: f.name for f in table.match_fields}
+            match = {}
+            for m in e.match:
+                which = m.WhichOneof("field_match_type")
+                value = getattr(m, which)
+                match[fields[m.field_id]] = (int.from_bytes(value.value, "big") if which in ("exact", "lpm", "ternary")
+                                             else (int.from_bytes(value.low, "big"), int.from_bytes(value.high, "big")))
+            act = e.action
+            if act.HasField("action"):
+                action = actions[act.action.action_id]
+                params = {p.name: int.from_bytes(v.value, "big")
+                          for p, v in zip(action.params, act.action.params)}
+                out.append((table.preamble.name, match, action.preamble.name, params))
+            else:
+                out.append((table.preamble.name, match, act.WhichOneof("type"),
+                            act.action_profile_member_id or act.action_profile_group_id))
+        elif kind == "action_profile_member":
+            m = entity.action_profile_member
+            action = actions[m.action.action_id]
+            out.append((m.member_id, {p.name: int.from_bytes(v.value, "big")
+                                      for p, v in zip(action.params, m.action.params)}))
+        elif kind == "action_profile_group":
+            g = entity.action_profile_group
+            out.append((g.group_id, {m.member_id: m.weight for m in g.members}))
+    return out
+
+
+def mac_int(mac: str) -> int:
+    return int(mac.replace(":", ""), 16)
+
+
+def test_multipath_group_over_both_links_with_neighbor_mac(names):
+    fp, routes = fabric("two_leaves")
+    items = switch_items(names, fp, "leaf1", routes)
+    gid = fp.group_id("h2")
+    members = dict(decoded(names, items, "action_profile_member"))
+    leaf1, leaf2 = router_mac(fp.topo.switch("leaf1")), router_mac(fp.topo.switch("leaf2"))
+    for port in (2, 3):
+        assert members[member_id(gid, port)] == {"port": port, "src_mac": mac_int(leaf1),
+                                                 "dst_mac": mac_int(leaf2), "member_index": port}
+    assert dict(decoded(names, items, "action_profile_group")) == {
+        gid: {member_id(gid, 2): 1, member_id(gid, 3): 1}}
+    tables = decoded(names, items, "table_entry")
+    assert ("FabricIngress.routing.next_hops", {"group_id": gid}, "action_profile_group_id", gid) in tables
+    assert ("FabricIngress.routing.multipath_modes", {"group_id": gid},
+            "FabricIngress.routing.use_entropy", {}) in tables
+    route = [t for t in tables if t[0] == "FabricIngress.routing.routes" and t[3]["group"] == gid]
+    assert [r[1] for r in route] == [{"partition": 0, "ipv4_dst": 0x0A000201}]
+
+
+def test_attached_host_is_a_direct_member_with_the_host_mac(names):
+    fp, routes = fabric("two_leaves")
+    items = switch_items(names, fp, "leaf1", routes)
+    gid = fp.group_id("h1")
+    members = dict(decoded(names, items, "action_profile_member"))
+    assert members[member_id(gid, 1)]["dst_mac"] == mac_int("00:00:0a:00:01:01")
+    assert gid not in dict(decoded(names, items, "action_profile_group"))
+    assert ("FabricIngress.routing.next_hops", {"group_id": gid}, "action_profile_member_id",
+            member_id(gid, 1)) in decoded(names, items, "table_entry")
+
+
+def test_weights_reach_the_group_members(names):
+    fp, routes = fabric("two_leaves")
+    items = switch_items(names, fp, "leaf1", routes, {("leaf1", "h2", 3): 4})
+    gid = fp.group_id("h2")
+    assert dict(decoded(names, items, "action_profile_group"))[gid] == {member_id(gid, 2): 1, member_id(gid, 3): 4}
+
+
+def test_partitions_and_per_destination_modes(names):
+    fp, routes = fabric("leaf_spine")
+    items = switch_items(names, fp, "leaf1", routes)
+    tables = decoded(names, items, "table_entry")
+    parts = {t[1]["ingress_port"]: t[3]["id"] for t in tables if t[0] == "FabricIngress.partition.partitions"}
+    assert parts == {1: 1, 2: 2}
+    h3 = fp.group_id("h3")
+    assert ("FabricIngress.routing.multipath_modes", {"group_id": h3},
+            "FabricIngress.routing.use_round_robin", {}) in tables
+    route_partitions = sorted(t[1]["partition"] for t in tables
+                              if t[0] == "FabricIngress.routing.routes" and t[3]["group"] == h3)
+    assert route_partitions == [0, 1]  # tenant-b (2) has no route to h3
+    ecn = {t[1]["egress_port"]: t[3]["depth"] for t in tables if t[0] == "FabricEgress.ecn.ecn_thresholds"}
+    assert ecn == {1: 20, 2: 20, 3: 10, 4: 20}
+
+
+def test_int_roles_and_reports_toward_the_collector(names):
+    fp, routes = fabric("two_leaves")
+    leaf1 = switch_items(names, fp, "leaf1", routes)
+    leaf2 = switch_items(names, fp, "leaf2", routes)
+    for items, node in ((leaf1, 1), (leaf2, 2)):
+        tables = decoded(names, items, "table_entry")
+        watch_ports = {t[1]["ingress_port"] for t in tables
+                       if t[0] == "FabricEgress.int_egress.int_source.int_watchlist"}
+        sinks = {t[1]["egress_port"]: t[3] for t in tables
+                 if t[0] == "FabricEgress.int_egress.int_sink.int_sink_ports"}
+        assert watch_ports == {1} and sinks == {1: {"report_session": REPORT_SESSION}}  # not the collector port
+        assert ("FabricEgress.int_egress.int_node", {}, "FabricEgress.int_egress.set_int_node",
+                {"node_id": node, "int_dscp": 0x17}) in tables
+    clones = {}
+    encaps = {}
+    for name, items in (("leaf1", leaf1), ("leaf2", leaf2)):
+        for it in items:
+            if it.entity.WhichOneof("entity") == "packet_replication_engine_entry":
+                session = it.entity.packet_replication_engine_entry.clone_session_entry
+                clones[name] = (session.session_id, [r.egress_port for r in session.replicas])
+        encaps[name] = next(t[3] for t in decoded(names, items, "table_entry")
+                            if t[0] == "FabricEgress.int_egress.int_report.report_encap")
+    assert clones == {"leaf1": (REPORT_SESSION, [4]), "leaf2": (REPORT_SESSION, [2])}
+    assert encaps["leaf1"]["dst_mac"] == mac_int("00:00:00:00:c0:11")
+    assert encaps["leaf2"]["dst_mac"] == mac_int(router_mac(fp.topo.switch("leaf1")))
+    assert encaps["leaf2"]["collector_ip"] == 0xC0A86402
+
+
+def test_empty_policy_programs_routing_only(names):
+    fp, routes = fabric("two_leaves", with_policy=False)
+    tables = {t[0] for t in decoded(names, switch_items(names, fp, "leaf1", routes), "table_entry")}
+    assert tables == {"FabricIngress.routing.next_hops", "FabricIngress.routing.multipath_modes",
+                      "FabricIngress.routing.routes"}
+
+
+def test_link_down_plan_modifies_the_group_before_deleting_the_member(names):
+    fp, routes = fabric("two_leaves")
+    before = index_items(switch_items(names, fp, "leaf1", routes))
+    down = compute_routes(fp.topo, frozenset({("leaf1", 2)}), fp.destinations)
+    after = index_items(switch_items(names, fp, "leaf1", down))
+    batches = plan(before, after)
+    kinds = [[(u.type, u.entity.WhichOneof("entity")) for u in batch] for batch in batches]
+    flat = [k for batch in kinds for k in batch]
+    group_modify = flat.index((MODIFY, "action_profile_group"))
+    member_delete = flat.index((DELETE, "action_profile_member"))
+    assert group_modify < member_delete
+    assert all(t != INSERT for t, _ in flat)
+    assert plan(after, after) == []
+    restore = plan(after, before)
+    assert [(u.type, u.entity.WhichOneof("entity")) for u in restore[0]] == [
+        (INSERT, "action_profile_member")]  # h2's port-2 member back first
+
+
+def test_a_fresh_switch_gets_everything_defaults_modified(names):
+    fp, routes = fabric("two_leaves")
+    desired = index_items(switch_items(names, fp, "leaf2", routes))
+    updates = [u for batch in plan({}, desired) for u in batch]
+    assert len(updates) == len(desired)
+    defaults = [u for u in updates if u.entity.HasField("table_entry") and u.entity.table_entry.is_default_action]
+    assert defaults and all(u.type == MODIFY for u in defaults)
+    assert all(u.type == MODIFY for u in updates if u.entity.HasField("meter_entry"))
+
+
+def test_congestion_has_hysteresis():
+    policy = WeightPolicy(high=20, low=5)
+    state = next_congestion({}, {(1, 2): 30.0, (1, 3): 10.0}, policy)
+    assert state == {(1, 2): True, (1, 3): False}
+    state = next_congestion(state, {(1, 2): 10.0, (1, 3): 19.0}, policy)  # between: no flip
+    assert state == {(1, 2): True, (1, 3): False}
+    state = next_congestion(state, {(1, 2): 4.0}, policy)  # (1, 3) unmeasured keeps its state
+    assert state == {(1, 2): False, (1, 3): False}
+
+
+def test_member_weights_shift_away_from_congested_ports():
+    policy = WeightPolicy(clear_weight=4, congested_weight=1)
+    assert member_weights([2, 3], 1, {(1, 2): True}, policy) == {2: 1, 3: 4}
+    assert member_weights([2, 3], 1, {(2, 2): True}, policy) == {2: 4, 3: 4}  # another node's port
+    assert member_weights([2, 3], 1, {(1, 2): True, (1, 3): True}, policy) == {2: 4, 3: 4}
