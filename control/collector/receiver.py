@@ -1,7 +1,9 @@
 """UDP receiver: decode every datagram, store good reports, count and log bad ones.
 
 A malformed or truncated report is never fatal; it is counted and logged with the
-sender and the reason.
+sender and the reason (the first few in full, then at most one line a second, so a
+flood of junk cannot flood the log). Datagrams that arrive together are stored in one
+transaction.
 """
 from __future__ import annotations
 
@@ -9,12 +11,17 @@ import logging
 import selectors
 import socket
 import threading
+import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from control.collector.decode import ReportDecodeError, TelemetryReport, decode_report
 from control.collector.store import Store
 
 log = logging.getLogger(__name__)
+
+BATCH = 256  # datagrams read before one store transaction
+LOGGED_IN_FULL = 10
 
 
 @dataclass
@@ -26,19 +33,44 @@ class ReceiverStats:
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
 
+class MalformedLog:
+    """Logs malformed reports: the first ``in_full`` each, then one summary a second."""
+
+    def __init__(self, in_full: int = LOGGED_IN_FULL, interval: float = 1.0):
+        self._in_full = in_full
+        self._interval = interval
+        self._logged = 0
+        self._suppressed = 0
+        self._next = 0.0
+
+    def note(self, sender: tuple[str, int], size: int, reason: str) -> None:
+        now = time.monotonic()
+        if self._logged < self._in_full or now >= self._next:
+            extra = f" ({self._suppressed} more malformed not logged)" if self._suppressed else ""
+            log.warning("malformed report from %s:%d (%d bytes): %s%s",
+                        sender[0], sender[1], size, reason, extra)
+            self._logged += 1
+            self._suppressed = 0
+            self._next = now + self._interval
+        else:
+            self._suppressed += 1
+
+
 class ReportReceiver:
-    """Listens on ``address`` (default loopback) and feeds ``store``."""
+    """Listens on ``host``:``port`` (default loopback) and feeds ``store``."""
 
     def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 32766):
         self.store = store
         self.stats = ReceiverStats()
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
         self._sock.bind((host, port))
         self._sock.setblocking(False)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._decoded = threading.Condition()
-        self.listeners: list = []  # callables(report), e.g. the demo's printer
+        self._malformed_log = MalformedLog()
+        self.listeners: list[Callable[[TelemetryReport], None]] = []  # e.g. the demo's printer
         self.first_report: TelemetryReport | None = None
 
     @property
@@ -57,30 +89,51 @@ class ReportReceiver:
 
     def handle(self, data: bytes, sender: tuple[str, int]) -> TelemetryReport | None:
         """Decode and store one datagram; returns the report, or None if malformed."""
-        with self.stats.lock:
-            self.stats.received += 1
-        try:
-            report = decode_report(data)
-        except ReportDecodeError as exc:
-            with self.stats.lock:
-                self.stats.malformed += 1
-                self.stats.last_error = str(exc)
-            log.warning("malformed report from %s:%d (%d bytes): %s", *sender, len(data), exc)
-            return None
-        self.store.add(report)
-        with self._decoded:
-            if self.first_report is None:
-                self.first_report = report
-            self.stats.decoded += 1
-            self._decoded.notify_all()
-        for listener in self.listeners:
-            listener(report)
-        return report
+        reports = self._handle_batch([(data, sender)])
+        return reports[0] if reports else None
 
     def wait_for(self, count: int, timeout: float) -> bool:
         """Block until ``count`` reports have been decoded or ``timeout`` passes."""
         with self._decoded:
             return self._decoded.wait_for(lambda: self.stats.decoded >= count, timeout)
+
+    def _handle_batch(self, datagrams: list[tuple[bytes, tuple[str, int]]]) -> list[TelemetryReport]:
+        reports: list[TelemetryReport] = []
+        malformed = 0
+        last_error = ""
+        for data, sender in datagrams:
+            try:
+                reports.append(decode_report(data))
+            except ReportDecodeError as exc:
+                malformed += 1
+                last_error = str(exc)
+                self._malformed_log.note(sender, len(data), last_error)
+        with self.stats.lock:
+            self.stats.received += len(datagrams)
+            self.stats.malformed += malformed
+            if malformed:
+                self.stats.last_error = last_error
+        if reports:
+            self.store.add_many(reports)
+        with self._decoded:
+            if self.first_report is None and reports:
+                self.first_report = reports[0]
+            with self.stats.lock:
+                self.stats.decoded += len(reports)
+            self._decoded.notify_all()
+        for report in reports:
+            for listener in self.listeners:
+                listener(report)
+        return reports
+
+    def _drain(self) -> list[tuple[bytes, tuple[str, int]]]:
+        datagrams = []
+        while len(datagrams) < BATCH:
+            try:
+                datagrams.append(self._sock.recvfrom(65535))
+            except BlockingIOError:
+                break
+        return datagrams
 
     def _run(self) -> None:
         with selectors.DefaultSelector() as sel:
@@ -88,8 +141,6 @@ class ReportReceiver:
             while not self._stop.is_set():
                 if not sel.select(timeout=0.2):
                     continue
-                try:
-                    data, sender = self._sock.recvfrom(65535)
-                except BlockingIOError:
-                    continue
-                self.handle(data, sender)
+                datagrams = self._drain()
+                if datagrams:
+                    self._handle_batch(datagrams)

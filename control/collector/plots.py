@@ -1,0 +1,119 @@
+"""PNG plots of the store: per node, hop latency and queue occupancy over time (one
+line per ingress -> egress port pair), and how often each path was taken.
+
+Rendered with matplotlib's Agg canvas on Figure objects, never pyplot: no display is
+needed and no global figure state is shared between threads or collectors.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from control.collector.store import HopSample, Store
+
+FIGSIZE_IN = (10.0, 6.0)
+DPI = 100
+PIXELS = (int(FIGSIZE_IN[0] * DPI), int(FIGSIZE_IN[1] * DPI))
+"""Width and height of every PNG written here."""
+
+
+def _show_port(port: int | None) -> str:
+    return "?" if port is None else str(port)
+
+
+def _port_label(ingress: int | None, egress: int | None) -> str:
+    return f"port {_show_port(ingress)} -> {_show_port(egress)}"
+
+
+def _node_name(node_id: int | None, names: Mapping[int, str] | None) -> str:
+    if node_id is None:
+        return "?"
+    return (names or {}).get(node_id, str(node_id))
+
+
+def _node_label(node_id: int, names: Mapping[int, str] | None) -> str:
+    name = (names or {}).get(node_id)
+    return f"{name} (node {node_id})" if name else f"node {node_id}"
+
+
+def _by_ports(samples: list[HopSample]) -> dict[tuple[int | None, int | None], list[HopSample]]:
+    groups: dict[tuple[int | None, int | None], list[HopSample]] = {}
+    for sample in samples:
+        groups.setdefault((sample.ingress_port, sample.egress_port), []).append(sample)
+    return groups
+
+
+def _save(figure: Figure, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    FigureCanvasAgg(figure)
+    figure.savefig(path, dpi=DPI, format="png")
+    return path
+
+
+def plot_node(store: Store, node_id: int, path: Path | str,
+              names: Mapping[int, str] | None = None) -> Path:
+    """Hop latency (top) and queue occupancy (bottom) over time at one node."""
+    start = store.first_received() or 0.0
+    figure = Figure(figsize=FIGSIZE_IN, layout="constrained")
+    latency_ax, queue_ax = figure.subplots(2, 1, sharex=True)
+    for (ingress, egress), samples in sorted(_by_ports(store.samples(node_id)).items(),
+                                             key=lambda item: str(item[0])):
+        label = _port_label(ingress, egress)
+        latency = [(s.received - start, s.hop_latency) for s in samples if s.hop_latency is not None]
+        queue = [(s.received - start, s.queue_occupancy) for s in samples
+                 if s.queue_occupancy is not None]
+        if latency:
+            latency_ax.plot(*zip(*latency), marker=".", linewidth=1, label=label)
+        if queue:
+            queue_ax.step(*zip(*queue), where="post", marker=".", linewidth=1, label=label)
+    figure.suptitle(f"INT at {_node_label(node_id, names)}")
+    latency_ax.set_ylabel("hop latency (µs)")
+    queue_ax.set_ylabel("queue occupancy (packets)")
+    queue_ax.set_xlabel("time since the first report (s)")
+    for ax in (latency_ax, queue_ax):
+        ax.grid(True, alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+        else:
+            ax.text(0.5, 0.5, "no samples", ha="center", va="center", transform=ax.transAxes)
+    return _save(figure, Path(path))
+
+
+def plot_paths(store: Store, path: Path | str, names: Mapping[int, str] | None = None,
+               limit: int = 20) -> Path:
+    """Reports per port-level path, most used first: how traffic was sprayed over the
+    fabric, parallel links included."""
+    counts = sorted(store.port_path_counts().items(), key=lambda item: (-item[1], str(item[0])))
+    counts = counts[:limit]
+    figure = Figure(figsize=FIGSIZE_IN, layout="constrained")
+    ax = figure.subplots()
+
+    def show(hops: tuple) -> str:
+        return "  ->  ".join(f"{_node_name(node, names)} [{_show_port(i)}->{_show_port(e)}]"
+                             for node, i, e in hops) or "(no hops)"
+
+    ax.barh(range(len(counts)), [c for _, c in counts], height=0.6)
+    ax.set_yticks(range(len(counts)), [show(hops) for hops, _ in counts], fontsize="small")
+    ax.invert_yaxis()
+    ax.set_xlabel("reports")
+    ax.set_title("INT paths taken, source first [ingress -> egress port]")
+    ax.grid(True, axis="x", alpha=0.3)
+    if not counts:
+        ax.text(0.5, 0.5, "no reports", ha="center", va="center", transform=ax.transAxes)
+    return _save(figure, Path(path))
+
+
+def write_plots(store: Store, directory: Path | str,
+                names: Mapping[int, str] | None = None) -> list[Path]:
+    """node-<id>.png for every node seen, and paths.png; returns the files written."""
+    directory = Path(directory)
+    written = [plot_node(store, node, directory / f"node-{node}.png", names)
+               for node in store.nodes()]
+    written.append(plot_paths(store, directory / "paths.png", names))
+    return written
+
+
+__all__ = ["DPI", "PIXELS", "plot_node", "plot_paths", "write_plots"]
