@@ -205,3 +205,42 @@ def test_member_weights_shift_away_from_congested_ports():
     assert member_weights([2, 3], 1, {(1, 2): True}, policy) == {2: 1, 3: 4}
     assert member_weights([2, 3], 1, {(2, 2): True}, policy) == {2: 4, 3: 4}  # another node's port
     assert member_weights([2, 3], 1, {(1, 2): True, (1, 3): True}, policy) == {2: 4, 3: 4}
+
+
+def test_recent_occupancy_reads_the_collectors_store(tmp_path):
+    from control.collector.report import TelemetryReport
+    from control.collector.store import Store
+    from control.controller.weights import recent_occupancy
+    from control.layers import IntHop
+
+    db = tmp_path / "reports.sqlite"
+    store = Store(str(db))
+
+    def report(queue: int, received: float) -> None:
+        hops = (IntHop(node_id=2, egress_port=1, queue_occupancy=0),
+                IntHop(node_id=1, egress_port=3, queue_occupancy=queue))  # sink first
+        store.add(TelemetryReport(2, 1, 0, 1, 0, False, False, hops, None), received=received)
+    report(100, received=1000.0)  # too old for the window
+    report(10, received=1999.0)
+    report(30, received=1999.5)
+    store.close()
+    assert recent_occupancy(str(db), window_s=2.0, now=2000.0) == {(1, 3): 20.0, (2, 1): 0.0}
+    assert recent_occupancy(str(tmp_path / "missing.sqlite"), 2.0) == {}
+
+
+def test_operstate_watcher_reports_transitions(tmp_path):
+    from control.controller.link_watch import OperstateWatcher
+
+    sys_net = tmp_path / "net"  # the same layout as /sys/class/net
+    (sys_net / "leaf1-2").mkdir(parents=True)
+    state = sys_net / "leaf1-2" / "operstate"
+    state.write_text("up\n")
+    changes = []
+    watcher = OperstateWatcher({("leaf1", 2): "leaf1-2"}, lambda *c: changes.append(c[:3]), sys_net=sys_net)
+    watcher.poll_once()
+    state.write_text("lowerlayerdown\n")
+    watcher.poll_once()
+    watcher.poll_once()
+    state.write_text("up\n")
+    watcher.poll_once()
+    assert changes == [("leaf1", 2, False), ("leaf1", 2, True)]

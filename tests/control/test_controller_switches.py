@@ -257,3 +257,15 @@ def test_fabricctl_refuses_a_bad_policy_before_touching_switches(tmp_path, capsy
     assert fabricctl.main(["run", "--topology", str(topo), "--policy", str(policy), "--once"]) == 2
     err = capsys.readouterr().err
     assert f"{policy}: spraying.default: 'sideways' is not one of" in err
+
+
+def test_adaptive_step_shifts_weight_off_a_congested_uplink(fabric):
+    fab, controller = fabric
+    gid = controller.plan.group_id("h2")
+    assert controller.adapt({(1, 2): 50.0, (1, 3): 0.0})
+    assert controller.wait_ready(10)
+    assert group_members(fab, "leaf1", gid) == {member_id(gid, 2): 1, member_id(gid, 3): 4}
+    assert not controller.adapt({(1, 2): 10.0})  # between the thresholds: no change
+    assert controller.adapt({(1, 2): 1.0})
+    assert controller.wait_ready(10)
+    assert group_members(fab, "leaf1", gid) == {member_id(gid, 2): 4, member_id(gid, 3): 4}
