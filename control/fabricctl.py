@@ -6,7 +6,8 @@
 `run` programs every switch, prints "fabricctl ready" once all hold their state, then
 keeps them that way (link watch, restart restore, adaptive spraying) until SIGTERM or
 Ctrl-C; with --once it exits 0 after programming. Every link change is printed as one
-line "fabricctl link SWITCH:PORT down|up repaired in N ms".
+line "fabricctl link SWITCH:PORT down|up repaired in N ms" (when routing changed), and
+every switch restored after a restart as "fabricctl restored SWITCH in N ms".
 """
 from __future__ import annotations
 
@@ -80,7 +81,8 @@ def _run(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:
         signal.signal(sig, lambda *_: stop.set())
     weights = WeightPolicy(high=args.congested_above, low=args.clear_below)
     controller = FabricController(topo, policy, args.p4info, args.json, election_id=args.election_id,
-                                  health_interval=args.health_interval, weight_policy=weights)
+                                  health_interval=args.health_interval, weight_policy=weights,
+                                  on_restore=_print_restore)
     watcher = None
     try:
         controller.start()
@@ -122,7 +124,7 @@ def _start_watcher(controller: FabricController, topo: Topology,
     def on_change(switch: str, port: int, up: bool, detected_at: float) -> None:
         change = controller.port_up if up else controller.port_down
         event = change(switch, port, detected_at=detected_at)
-        if event is not None:
+        if event is not None and event.changed:
             _print_event(event)
     watcher = OperstateWatcher(ports, on_change, interval=args.watch_interval)
     watcher.poll_once()  # ports already down at start are routed around before we go on
@@ -135,6 +137,10 @@ def _print_event(event: RepairEvent) -> None:
     result = "repaired" if event.complete else "NOT repaired"
     print(f"fabricctl link {event.switch}:{event.port} {state} {result} in {event.seconds * 1e3:.1f} ms",
           flush=True)
+
+
+def _print_restore(switch: str, seconds: float) -> None:
+    print(f"fabricctl restored {switch} in {seconds * 1e3:.1f} ms", flush=True)
 
 
 def _show(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:

@@ -42,7 +42,7 @@ def pipeline_cookie(p4info: p4info_pb2.P4Info, device_config: bytes) -> int:
 class SwitchAgent:
     def __init__(self, switch: Switch, p4info: p4info_pb2.P4Info, device_config: bytes,
                  election_id: int = 1, health_interval: float = 0.2, connect_timeout: float = 2.0,
-                 max_backoff: float = 2.0,
+                 max_backoff: float = 0.5,
                  on_restore: Callable[[str, float], None] | None = None):
         self.switch = switch
         self._p4info = p4info

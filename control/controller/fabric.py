@@ -12,6 +12,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from p4.config.v1 import p4info_pb2
 
@@ -36,12 +37,14 @@ class RepairEvent:
     up: bool
     seconds: float   # from detection to every switch's groups updated
     complete: bool   # False if some switch did not confirm within the timeout
+    changed: bool = True  # False if routing did not change (e.g. the far end of a link already down)
 
 
 class FabricController:
     def __init__(self, topo: Topology, policy: Policy, p4info: p4info_pb2.P4Info | str,
                  device_config: bytes | str, election_id: int = 1,
-                 health_interval: float = 0.2, weight_policy: WeightPolicy | None = None):
+                 health_interval: float = 0.2, weight_policy: WeightPolicy | None = None,
+                 on_restore: Callable[[str, float], None] | None = None):
         if isinstance(p4info, str):
             p4info = load_p4info(p4info)
         if isinstance(device_config, str):
@@ -58,6 +61,7 @@ class FabricController:
         self._routes: list[Route] = []
         self.repairs: list[RepairEvent] = []
         self.restores: list[tuple[str, float]] = []  # (switch, seconds from loss to restored)
+        self._on_restore = on_restore
         self.agents = {sw.name: SwitchAgent(sw, p4info, device_config, election_id=election_id,
                                             health_interval=health_interval,
                                             on_restore=self._record_restore)
@@ -120,6 +124,8 @@ class FabricController:
     def _record_restore(self, switch: str, seconds: float) -> None:
         with self._lock:
             self.restores.append((switch, seconds))
+        if self._on_restore is not None:
+            self._on_restore(switch, seconds)
 
     # ------------------------------------------------------------------ link failures
     def port_down(self, switch: str, port: int, detected_at: float | None = None,
@@ -147,17 +153,20 @@ class FabricController:
                 self._down.discard(key)
             else:
                 self._down.add(key)
+            before = self._routes
             self._distribute()
+            changed = self._routes != before
             generations = dict(self._generations)
         deadline = time.monotonic() + timeout
         complete = all(agent.wait_applied(generations[name], max(0.0, deadline - time.monotonic()))
                        for name, agent in self.agents.items())
-        event = RepairEvent(switch, port, up, time.monotonic() - start, complete)
+        event = RepairEvent(switch, port, up, time.monotonic() - start, complete, changed)
         with self._lock:
             self.repairs.append(event)
-        log.info("link %s:%d %s: groups %s on %d switches in %.1f ms", switch, port,
-                 "up" if up else "down", "updated" if complete else "NOT all updated",
-                 len(self.agents), event.seconds * 1e3)
+        if changed:
+            log.info("link %s:%d %s: groups %s on %d switches in %.1f ms", switch, port,
+                     "up" if up else "down", "updated" if complete else "NOT all updated",
+                     len(self.agents), event.seconds * 1e3)
         return event
 
     # ------------------------------------------------------------------ adaptive spraying
