@@ -269,3 +269,19 @@ def test_adaptive_step_shifts_weight_off_a_congested_uplink(fabric):
     assert controller.adapt({(1, 2): 1.0})
     assert controller.wait_ready(10)
     assert group_members(fab, "leaf1", gid) == {member_id(gid, 2): 4, member_id(gid, 3): 4}
+
+
+def test_a_new_controller_adopts_switches_that_kept_their_state(fabric):
+    fab, first = fabric
+    first.stop()  # the switches keep pipeline and entries
+    second = FabricController(fab.topo, fab.policy, str(P4INFO), str(JSON), election_id=2)
+    try:
+        second.start()
+        assert second.wait_ready(30)
+        assert all(not agent.write_errors for agent in second.agents.values())
+        assert not second.restores  # same pipeline cookie: nothing pushed again
+        assert second.agents["leaf1"].installed().keys() == first.agents["leaf1"].installed().keys()
+        fab.nodes["leaf1"].switch.inject(1, uec_packet(50001))
+        assert len(fab.wait_out("leaf2", 1, 1)) == 1
+    finally:
+        second.stop()
