@@ -86,24 +86,24 @@ def damage(rng: random.Random, data: bytes) -> bytes:
     return bytes(buf)
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(3))
 def test_fast_equals_scapy_on_random_reports(seed):
     rng = random.Random(seed)
     kinds = {"ok": 0, "error": 0}
-    for _ in range(600):
+    for _ in range(500):
         data = random_report(rng)
         if rng.random() < 0.4:
             data = damage(rng, data)
         fast, reference = outcome(decode_report_fast, data), outcome(decode_report_scapy, data)
         assert fast == reference, data.hex()
         kinds[fast[0]] += 1
-    assert kinds["ok"] > 200 and kinds["error"] > 50  # both kinds really exercised
+    assert kinds["ok"] > 150 and kinds["error"] > 40  # both kinds really exercised
 
 
 def test_flows_are_recovered_for_usual_and_unusual_inner_packets():
     rng = random.Random(99)
     flows = set()
-    for _ in range(400):
+    for _ in range(150):
         report = outcome(decode_report_fast, random_report(rng))
         if report[0] == "ok" and report[1].flow is not None:
             flows.add((report[1].flow.proto, report[1].flow.sport != 0))
