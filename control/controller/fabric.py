@@ -202,10 +202,6 @@ class FabricController:
         self._threads.append(thread)
         thread.start()
 
-    @property
-    def stopping(self) -> threading.Event:
-        return self._stop
-
 
 def _describe_weights(weights: Weights) -> str:
     return ", ".join(f"{sw}->{dest}:{port}={w}" for (sw, dest, port), w in sorted(weights.items()))

@@ -285,3 +285,19 @@ def test_a_new_controller_adopts_switches_that_kept_their_state(fabric):
         assert len(fab.wait_out("leaf2", 1, 1)) == 1
     finally:
         second.stop()
+
+
+def test_every_entity_of_the_shipped_policy_is_accepted(tmp_path):
+    fab = Fabric(tmp_path)  # same shape and names as topologies/two_leaves.toml
+    policy = load_policy(str(ROOT / "topologies/two_leaves.policy.toml"), fab.topo)
+    controller = FabricController(fab.topo, policy, str(P4INFO), str(JSON))
+    try:
+        controller.start()
+        assert controller.wait_ready(30)
+        for name, agent in controller.agents.items():
+            assert agent.write_errors == [], name
+            kinds = {key[0] for key in agent.installed()}
+            assert {"member", "group", "table", "clone", "value_set", "meter"} <= kinds, name
+    finally:
+        controller.stop()
+        fab.stop()
