@@ -18,11 +18,11 @@ from p4.config.v1 import p4info_pb2
 
 from control.controller.agent import SwitchAgent
 from control.controller.program import FabricPlan, Weights, switch_items
-from control.controller.weights import (WeightPolicy, member_weights, next_congestion,
+from control.controller.weights import (PortKey, WeightPolicy, next_congestion, path_weights,
                                         recent_occupancy)
 from control.p4rt.entities import P4Names, load_p4info
 from control.policy import Policy
-from control.routing import Route, compute_routes
+from control.routing import NextHop, Route, compute_routes
 from control.topology import Topology
 
 log = logging.getLogger(__name__)
@@ -176,12 +176,12 @@ class FabricController:
         with self._lock:
             self._congestion = next_congestion(self._congestion, occupancy, self.weight_policy)
             weights: dict[tuple[str, str, int], int] = {}
+            by_key = {(r.switch, r.host.name): r for r in self._routes}
             for route in self._routes:
                 if route.direct or len(route.next_hops) < 2:
                     continue
-                node = self.topo.switch(route.switch).node_id
-                ports = [hop.port for hop in route.next_hops]
-                for port, weight in member_weights(ports, node, self._congestion, self.weight_policy).items():
+                paths = {hop.port: member_path(self.topo, by_key, route, hop) for hop in route.next_hops}
+                for port, weight in path_weights(paths, self._congestion, self.weight_policy).items():
                     weights[(route.switch, route.host.name, port)] = weight
             if weights == self._weights:
                 return False
@@ -201,6 +201,24 @@ class FabricController:
         thread = threading.Thread(target=target, name=name, daemon=True)
         self._threads.append(thread)
         thread.start()
+
+
+def member_path(topo: Topology, routes: dict[tuple[str, str], Route], route: Route,
+                hop: NextHop) -> list[PortKey]:
+    """The egress queues a member's traffic crosses: its own port, then onward while the
+    path is forced (one next hop per switch); where the next switch sprays again, that
+    switch's own weights take over."""
+    path = [(topo.switch(route.switch).node_id, hop.port)]
+    here = hop.neighbor
+    for _ in range(len(topo.switches)):
+        onward = routes.get((here, route.host.name))
+        if onward is None or len(onward.next_hops) != 1:
+            break
+        path.append((topo.switch(here).node_id, onward.next_hops[0].port))
+        if onward.direct:
+            break
+        here = onward.next_hops[0].neighbor
+    return path
 
 
 def _describe_weights(weights: Weights) -> str:

@@ -41,12 +41,19 @@ def next_congestion(previous: Mapping[PortKey, bool], occupancy: Mapping[PortKey
 
 def member_weights(ports: list[int], node_id: int, congested: Mapping[PortKey, bool],
                    policy: WeightPolicy) -> dict[int, int]:
-    """Weight per member port of one group on one switch. When every member is
-    congested they are all equal again (shifting would only move the problem)."""
-    flags = {p: congested.get((node_id, p), False) for p in ports}
+    """Weight per member port of one group on one switch, from its own egress queues."""
+    return path_weights({p: [(node_id, p)] for p in ports}, congested, policy)
+
+
+def path_weights(paths: Mapping[int, list[PortKey]], congested: Mapping[PortKey, bool],
+                 policy: WeightPolicy) -> dict[int, int]:
+    """Weight per member port, given the (node, egress port) queues each member's path
+    crosses: a member is congested if any of them is. When every member is congested
+    they are all equal again (shifting would only move the problem)."""
+    flags = {p: any(congested.get(hop, False) for hop in hops) for p, hops in paths.items()}
     if all(flags.values()):
-        return {p: policy.clear_weight for p in ports}
-    return {p: policy.congested_weight if flags[p] else policy.clear_weight for p in ports}
+        return {p: policy.clear_weight for p in flags}
+    return {p: policy.congested_weight if flags[p] else policy.clear_weight for p in flags}
 
 
 def recent_occupancy(db_path: str, window_s: float, now: float | None = None) -> dict[PortKey, float]:

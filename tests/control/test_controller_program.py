@@ -244,3 +244,18 @@ def test_operstate_watcher_reports_transitions(tmp_path):
     state.write_text("up\n")
     watcher.poll_once()
     assert changes == [("leaf1", 2, False), ("leaf1", 2, True)]
+
+
+def test_a_member_is_congested_by_any_queue_on_its_forced_path():
+    from control.controller.fabric import member_path
+    from control.controller.weights import path_weights
+
+    fp, routes = fabric("leaf_spine")
+    by_key = {(r.switch, r.host.name): r for r in routes}
+    route = by_key[("leaf1", "h3")]
+    paths = {hop.port: member_path(fp.topo, by_key, route, hop) for hop in route.next_hops}
+    # leaf1 (node 1) -> spine1 (3) / spine2 (4) -> leaf2 (2) port 1 to h3
+    assert paths == {3: [(1, 3), (3, 2), (2, 1)], 4: [(1, 4), (4, 2), (2, 1)]}
+    policy = WeightPolicy(clear_weight=4, congested_weight=1)
+    assert path_weights(paths, {(4, 2): True}, policy) == {3: 4, 4: 1}  # spine2's downlink
+    assert path_weights(paths, {(2, 1): True}, policy) == {3: 4, 4: 4}  # shared last hop: no shift
