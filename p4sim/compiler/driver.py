@@ -1,10 +1,10 @@
 """The compiler pipeline: parse, analyse and lower, emit BMv2 JSON and P4Info."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
+from p4sim.compiler.bmv2.json_text import dumps_indented
 from p4sim.compiler.control_plane import ControlPlaneModel
 from p4sim.compiler.errors import CompileWarning
 
@@ -16,7 +16,7 @@ class CompileResult:
     warnings: list[CompileWarning] = field(default_factory=list)
 
     def json_text(self) -> str:
-        return json.dumps(self.bmv2_json, indent=2) + "\n"
+        return dumps_indented(self.bmv2_json) + "\n"
 
 
 def compile_program(path: str, include_dirs: Sequence[str] = (),
