@@ -13,20 +13,19 @@ import select
 import socket
 import time
 
-from control.layers import UDP_PORT_UEC
-
-from .wire import Received, parse_ipv4
+from .wire import Received, UecWire
 
 RAW_RECEIVE_BUFFER = 8 << 20
 
 
 class RawUdpSocket:
     """Sends whole IPv4 datagrams and receives the UEC packets addressed to ``bind_ip``
-    and ``port``. A context manager."""
+    and the wire's port, read by ``wire``. A context manager."""
 
-    def __init__(self, bind_ip: str, port: int = UDP_PORT_UEC) -> None:
+    def __init__(self, bind_ip: str, wire: UecWire) -> None:
         self.bind_ip = bind_ip
-        self.port = port
+        self.wire = wire
+        port = wire.port
         self._raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
         self._holder = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
@@ -85,6 +84,6 @@ class RawUdpSocket:
                 datagram = self._raw.recv(65535)
             except BlockingIOError:
                 return packets
-            packet = parse_ipv4(datagram, self.port)
+            packet = self.wire.parse(datagram)
             if packet is not None and packet.dst == self.bind_ip:
                 packets.append(packet)

@@ -21,8 +21,7 @@ from control.layers import CTL_CREDIT, UDP_PORT_UEC
 from .protocol import CreditPacer, ReorderBuffer, index_of, psn_of
 from .rawsock import RawUdpSocket
 from .summary import TransferSummary, goodput
-from .wire import (Flow, Received, ack_cc_packet, control_packet, is_close,
-                   is_credit_request, nack_packet, plain_ack_packet)
+from .wire import Flow, Received, UecWire, is_close, is_credit_request
 
 
 @dataclass(frozen=True)
@@ -58,6 +57,7 @@ class Receiver:
                  sink: BinaryIO | None = None, rng: random.Random | None = None) -> None:
         self.config = config
         self._sock = sock
+        self._wire = sock.wire
         self._sink = sink
         self._rng = rng or random.Random()
         self._buffer = ReorderBuffer(config.reorder_capacity)
@@ -158,7 +158,8 @@ class Receiver:
         if packet.trimmed:
             counts["trimmed"] += 1
             if not self._buffer.has(index):
-                self._send(nack_packet(self._peer.flow, packet.sport, pds.psn))
+                self._send(self._wire.nack_packet(self._peer.flow, packet.sport,
+                                                  pds.psn))
                 counts["nacks"] += 1
                 return
             self._send_ack(packet)
@@ -186,7 +187,8 @@ class Receiver:
         assert self._peer is not None
         end = index_of(self._peer.initial_psn, packet.pds.psn)
         if end == self._buffer.next_expected and not self._buffer.out_of_order:
-            self._send(plain_ack_packet(self._peer.flow, packet.sport, packet.pds.psn))
+            self._send(self._wire.plain_ack_packet(self._peer.flow, packet.sport,
+                                                   packet.pds.psn))
             self._closed = True
         else:
             self._send_ack(packet)
@@ -206,9 +208,9 @@ class Receiver:
             if packet.is_data:
                 ack_psn_offset = (packet.pds.psn - cack_psn) % (1 << 32)
                 retrans = bool(packet.pds.retrans)
-        self._send(ack_cc_packet(peer.flow, ev, cack_psn, ack_psn_offset,
-                                 self._buffer.sack(), self._buffer.out_of_order,
-                                 ecn_marked=self._ce_pending, retrans=retrans))
+        self._send(self._wire.ack_cc_packet(peer.flow, ev, cack_psn, ack_psn_offset,
+                                            self._buffer.sack(), self._buffer.out_of_order,
+                                            ecn_marked=self._ce_pending, retrans=retrans))
         self._ce_pending = False
         self._unacked = 0
         self._ack_due = None
@@ -218,7 +220,8 @@ class Receiver:
         if peer is None:
             return
         while (grant := self._pacer.take_grant(now)) > 0:
-            self._send(control_packet(peer.flow, peer.control_ev, CTL_CREDIT, credit=grant))
+            self._send(self._wire.control_packet(peer.flow, peer.control_ev, CTL_CREDIT,
+                                                 credit=grant))
             self.counts["credits"] += 1
             self.counts["credit_bytes"] += grant
 
@@ -254,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
                             credit_window=args.credit_window, ack_every=args.ack_every,
                             timeout=args.timeout)
     try:
-        sock = RawUdpSocket(args.bind, args.port)
+        sock = RawUdpSocket(args.bind, UecWire(args.port))
     except OSError as exc:
         print(f"receiver: {exc.strerror}", file=sys.stderr)
         return 2

@@ -17,12 +17,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from control.layers import CTL_CLOSE_CMD, CTL_CREDIT_REQUEST, PDS_ACK, PDS_ACK_CC, PDS_NACK, UDP_PORT_UEC
+from control.layers import (CTL_CLOSE_CMD, CTL_CREDIT_REQUEST, PDS_ACK, PDS_ACK_CC, PDS_NACK,
+                            UDP_PORT_UEC)
 
 from .protocol import CreditBalance, RttEstimator, SendWindow, Transmission, index_of, psn_of
 from .rawsock import RawUdpSocket
 from .summary import TransferSummary, goodput
-from .wire import Flow, Received, control_packet, data_packet, is_credit
+from .wire import Flow, Received, UecWire, is_credit
 
 EV_MODES = ("spray", "pin")
 EV_LOW = 49152
@@ -60,6 +61,7 @@ class Sender:
                  rng: random.Random | None = None) -> None:
         self.config = config
         self._sock = sock
+        self._wire = sock.wire
         self._data = data
         self._rng = rng or random.Random()
         self._flow = Flow(src=config.src, dst=config.dst,
@@ -149,7 +151,7 @@ class Sender:
     def _send_data(self, tx: Transmission, payload: bytes, ackreq: bool) -> None:
         demand = max(self._pending_bytes() - self._credit.available, 0)
         psn = psn_of(self._initial_psn, tx.index)
-        datagram = data_packet(
+        datagram = self._wire.data_packet(
             self._flow, self._entropy(), psn, payload, syn=self._flow.peer_pdcid == 0,
             retrans=tx.retransmit, ackreq=ackreq,
             clear_psn_offset=min(tx.index - self._window.cumulative, 0xFFFF),
@@ -171,8 +173,9 @@ class Sender:
         if not self._blocked_on_credit() or now - self._last_credit < self._rtt.rto:
             return
         demand = max(self._pending_bytes() - self._credit.available, self.config.mss)
-        self._sock.send(control_packet(self._flow, self._pinned_ev, CTL_CREDIT_REQUEST,
-                                       credit=demand), self.config.dst)
+        self._sock.send(self._wire.control_packet(self._flow, self._pinned_ev,
+                                                  CTL_CREDIT_REQUEST, credit=demand),
+                        self.config.dst)
         self.counts["credit_requests"] += 1
         self._last_credit = now
         self._rtt.back_off()
@@ -211,8 +214,9 @@ class Sender:
         acknowledges it (a lost confirmation costs nothing: all data is acked)."""
         end = psn_of(self._initial_psn, self._window.packets)
         for _attempt in range(self.config.close_attempts):
-            self._sock.send(control_packet(self._flow, self._pinned_ev, CTL_CLOSE_CMD,
-                                           psn=end, syn=self._flow.peer_pdcid == 0),
+            self._sock.send(self._wire.control_packet(self._flow, self._pinned_ev,
+                                                      CTL_CLOSE_CMD, psn=end,
+                                                      syn=self._flow.peer_pdcid == 0),
                             self.config.dst)
             until = min(time.monotonic() + self._rtt.rto * 2, deadline)
             while not self._closed and (left := until - time.monotonic()) > 0:
@@ -263,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         config = SenderConfig(src=args.src, dst=args.dst, port=args.port,
                               ev_mode=args.ev_mode, mss=args.mss,
                               initial_window=args.initial_window, timeout=args.timeout)
-        sock = RawUdpSocket(args.src, args.port)
+        sock = RawUdpSocket(args.src, UecWire(args.port))
     except ValueError as exc:
         print(f"sender: {exc}", file=sys.stderr)
         return 2
