@@ -301,3 +301,27 @@ def test_every_entity_of_the_shipped_policy_is_accepted(tmp_path):
     finally:
         controller.stop()
         fab.stop()
+
+
+def test_adaptive_loop_reads_the_store_and_reweights(fabric, tmp_path):
+    from control.collector.report import TelemetryReport
+    from control.collector.store import Store
+    from control.layers import IntHop
+
+    fab, controller = fabric
+    db = tmp_path / "reports.sqlite"
+    store = Store(str(db))
+    for _ in range(3):  # leaf1's uplink port 3 is deep, port 2 is empty
+        for port, depth in ((2, 0), (3, 60)):
+            store.add(TelemetryReport(2, 1, 0, 1, 0, False, False,
+                                      (IntHop(node_id=2, egress_port=1, queue_occupancy=0),
+                                       IntHop(node_id=1, egress_port=port, queue_occupancy=depth)), None))
+    store.close()
+    controller.start_adaptive(str(db), interval=0.05)
+    gid = controller.plan.group_id("h2")
+    want = {member_id(gid, 2): 4, member_id(gid, 3): 1}
+    deadline = time.monotonic() + 10
+    while controller.weights.get(("leaf1", "h2", 3)) != 1 and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling the condition, with a deadline
+    assert controller.wait_ready(10)
+    assert group_members(fab, "leaf1", gid) == want
