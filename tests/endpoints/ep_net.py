@@ -27,14 +27,17 @@ SENDER_IP = "10.77.0.1"
 RECEIVER_IP = "10.77.0.2"
 
 
-def is_uec_data(frame: bytes) -> bool:
-    """An Ethernet/IPv4/UDP frame to the UEC port whose PDS type is a data request."""
+def uec_data_entropy(frame: bytes) -> int | None:
+    """The UDP source port (entropy value) of an Ethernet/IPv4/UDP frame to the UEC
+    port whose PDS type is a data request; None for any other frame."""
     if len(frame) < 14 + 20 + 8 + 1 or frame[12:14] != b"\x08\x00" or frame[23] != 17:
-        return False
+        return None
     ihl = (frame[14] & 0x0F) * 4
     udp = 14 + ihl
-    return int.from_bytes(frame[udp + 2:udp + 4], "big") == UDP_PORT_UEC and \
-        (frame[udp + 8] >> 3) in PDS_DATA_TYPES
+    if int.from_bytes(frame[udp + 2:udp + 4], "big") != UDP_PORT_UEC or \
+            (frame[udp + 8] >> 3) not in PDS_DATA_TYPES:
+        return None
+    return int.from_bytes(frame[udp:udp + 2], "big")
 
 
 def trim_frame(frame: bytes, length: int = 64) -> bytes:
@@ -61,10 +64,13 @@ class TrimEvery:
     nth: int
     seen: int = 0
     trimmed: int = 0
+    entropy_values: set[int] = field(default_factory=set)
 
     def __call__(self, frame: bytes) -> list[bytes]:
-        if not is_uec_data(frame):
+        entropy = uec_data_entropy(frame)
+        if entropy is None:
             return [frame]
+        self.entropy_values.add(entropy)
         self.seen += 1
         if self.seen % self.nth:
             return [frame]
@@ -83,11 +89,14 @@ class Reorder:
     hold_until: int
     seen: int = 0
     reordered: int = 0
+    entropy_values: set[int] = field(default_factory=set)
     _held: list[list] = field(default_factory=list)
 
     def __call__(self, frame: bytes) -> list[bytes]:
-        if not is_uec_data(frame):
+        entropy = uec_data_entropy(frame)
+        if entropy is None:
             return [frame]
+        self.entropy_values.add(entropy)
         self.seen += 1
         out: list[bytes] = []
         if self.seen % self.nth == 0 and self.seen <= self.hold_until:

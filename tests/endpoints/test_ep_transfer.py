@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 
@@ -62,6 +63,8 @@ def test_trimmed_packets_are_nacked_and_retransmitted_selectively(tmp_path):
     assert sent["retransmissions"] == trimmer.trimmed
     assert received["retransmissions"] == sent["retransmissions"]
     assert sent["timeouts"] == 0
+    # Sprayed: a fresh entropy value (UDP source port) per packet, retransmissions too.
+    assert len(trimmer.entropy_values) > trimmer.seen // 2
 
 
 def test_reordered_packets_are_delivered_in_order(tmp_path):
@@ -75,3 +78,38 @@ def test_reordered_packets_are_delivered_in_order(tmp_path):
     assert received["sha256"] == sent["sha256"]
     # Reordering is not loss: nothing needed resending.
     assert sent["retransmissions"] == 0
+    # Pinned: one entropy value for the whole flow.
+    assert len(reorder.entropy_values) == 1
+
+
+def test_empty_transfer_opens_and_closes_the_flow(tmp_path):
+    with HostPair("empty") as pair:
+        receiver = pair.start(pair.receiver_ns, "endpoints.receiver", "--bind", RECEIVER_IP,
+                              "--out", str(tmp_path / "out.bin"), "--timeout", "30")
+        wait_for_line(receiver, "receiver ready", 30)
+        sender = pair.start(pair.sender_ns, "endpoints.sender", "--src", SENDER_IP,
+                            "--dst", RECEIVER_IP, "--bytes", "0")
+        sent_status, sent, _err = finish(sender, 60)
+        received_status, received, _err = finish(receiver, 60)
+    assert sent_status == 0 and received_status == 0
+    assert sent["bytes"] == received["bytes"] == 0 and received["complete"]
+    assert received["sha256"] == hashlib.sha256(b"").hexdigest()
+    assert (tmp_path / "out.bin").read_bytes() == b""
+
+
+def test_receiver_without_sender_gives_up_at_its_timeout(tmp_path):
+    with HostPair("idle") as pair:
+        receiver = pair.start(pair.receiver_ns, "endpoints.receiver", "--bind", RECEIVER_IP,
+                              "--timeout", "0.5", "--summary", str(tmp_path / "rx.json"))
+        wait_for_line(receiver, "receiver ready", 30)
+        status, summary, err = finish(receiver, 30)
+    assert status == 1 and "not complete" in err
+    assert summary["complete"] is False and summary["bytes"] == 0
+    assert json.loads((tmp_path / "rx.json").read_text()) == summary
+
+
+def test_receiver_refuses_an_address_it_does_not_have():
+    with HostPair("badaddr") as pair:
+        receiver = pair.start(pair.receiver_ns, "endpoints.receiver", "--bind", "10.99.99.99")
+        status, _summary, err = finish(receiver, 30)
+    assert status == 2 and "cannot open raw UDP endpoint on 10.99.99.99:4793" in err
