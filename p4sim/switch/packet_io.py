@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import socket
 import struct
 import sys
 from dataclasses import dataclass, field
+
+from p4sim.switch.batch_receive import BatchReceiver
+from p4sim.switch.batch_send import BatchSender
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +70,8 @@ class RawPort:
     sock: socket.socket
     counters: PortCounters = field(default_factory=PortCounters)
     sees_outgoing: bool = True    # False when the kernel already filters our own frames
+    batch: BatchSender | None = None  # sendmmsg, where the C library has it
+    receiver: BatchReceiver | None = None  # recvmmsg, likewise
 
     @classmethod
     def open(cls, port: int, iface: str) -> "RawPort":
@@ -99,7 +105,11 @@ class RawPort:
             sock.close()
             raise PacketIOError(exc.errno, f"port {port}: PACKET_AUXDATA refused: "
                                 f"{exc.strerror}") from exc
-        return cls(port, iface, sock, sees_outgoing=sees_outgoing)
+        fd = sock.fileno()
+        receiver = BatchReceiver.create(fd, RECV_BATCH, MAX_FRAME + 1, AUX_SPACE,
+                                        TP_STATUS_VLAN_VALID)
+        return cls(port, iface, sock, sees_outgoing=sees_outgoing,
+                   batch=BatchSender.create(fd), receiver=receiver)
 
     def fileno(self) -> int:
         return self.sock.fileno()
@@ -109,6 +119,38 @@ class RawPort:
 
         Frames come back exactly as they were on the wire, VLAN tag included.
         """
+        if self.receiver is not None:
+            return self._receive_batch_mmsg(limit)
+        return self._receive_batch_each(limit)
+
+    def _receive_batch_mmsg(self, limit: int) -> list[bytes]:
+        """One recvmmsg call (see batch_receive)."""
+        got = self.receiver.receive(limit)   # type: ignore[union-attr]
+        counters = self.counters
+        if isinstance(got, int):
+            counters.rx_errors += 1
+            log.warning("port %d (%s): receive failed: %s", self.port, self.iface,
+                        os.strerror(-got))
+            return []
+        frames: list[bytes] = []
+        sees_outgoing = self.sees_outgoing
+        for data, aux, pkttype in got:
+            if sees_outgoing and pkttype == PACKET_OUTGOING:
+                continue
+            if aux is not None:
+                data = restore_vlan_tag(data, [aux])
+            if len(data) < MIN_FRAME:
+                counters.rx_runts += 1
+                continue
+            if len(data) > MAX_FRAME:
+                counters.rx_truncated += 1
+                data = data[:MAX_FRAME]
+            counters.rx += 1
+            frames.append(data)
+        return frames
+
+    def _receive_batch_each(self, limit: int) -> list[bytes]:
+        """One recvmsg call per frame (where recvmmsg is missing)."""
         frames: list[bytes] = []
         counters = self.counters
         sees_outgoing = self.sees_outgoing
@@ -150,6 +192,32 @@ class RawPort:
             return False
         self.counters.tx += 1
         return True
+
+    def send_many(self, frames: list[bytes]) -> None:
+        """Transmit frames in order, in as few system calls as possible; a refused
+        frame is counted (as by send) and the next ones still go."""
+        batch = self.batch
+        if batch is None or len(frames) == 1:
+            for frame in frames:
+                self.send(frame)
+            return
+        counters = self.counters
+        index = 0
+        while index < len(frames):
+            if not batch.fits(frames[index]):
+                self.send(frames[index])
+                index += 1
+                continue
+            sent = batch.send(frames, index)
+            if sent > 0:
+                counters.tx += sent
+                index += sent
+                continue
+            counters.tx_errors += 1
+            if -sent not in (errno.ENOBUFS, errno.EAGAIN):
+                log.warning("port %d (%s): send of %d bytes failed: %s", self.port,
+                            self.iface, len(frames[index]), os.strerror(-sent))
+            index += 1
 
     def close(self) -> None:
         self.sock.close()
