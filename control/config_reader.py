@@ -62,6 +62,11 @@ class Reader:
             return None
         return self.table[name]
 
+    def raw(self, name: str, required: bool = True) -> Any:
+        """The field's value as parsed, unchecked (None when absent); for nested tables
+        and shapes the typed accessors do not cover. Marks the field as known."""
+        return self._get(name, required)
+
     def string(self, name: str, required: bool = True, default: str | None = None) -> str | None:
         value = self._get(name, required)
         if value is None:

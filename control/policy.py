@@ -196,7 +196,7 @@ class _Context:
 
 
 def _sub(top: Reader, name: str) -> Reader:
-    raw = top._get(name, required=False)  # marks the field as known
+    raw = top.raw(name, required=False)  # marks the field as known
     return Reader(raw if raw is not None else {}, name, top.problems)
 
 
@@ -223,7 +223,7 @@ def _read_spraying(top: Reader, ctx: _Context) -> tuple[str, dict[str, str]]:
 def _read_partition(r: Reader, ctx: _Context) -> Partition | None:
     pid = r.integer("id", 1, 255)
     name = r.string("name")
-    raw = r._get("members", required=True)
+    raw = r.raw("members", required=True)
     members: list[tuple[str, int]] = []
     if raw is not None and not isinstance(raw, list):
         ctx.problems.add(f"{r.where}.members", "must be an array of host names or SWITCH:PORT")
@@ -294,7 +294,7 @@ def _read_int(r: Reader, ctx: _Context) -> IntPolicy:
 
 
 def _boolean(r: Reader, name: str, default: bool) -> bool:
-    value = r._get(name, required=False)
+    value = r.raw(name, required=False)
     if value is None:
         return default
     if not isinstance(value, bool):
@@ -314,7 +314,7 @@ def _read_thresholds(r: Reader, ctx: _Context, extra: tuple[str, ...] = ()) -> T
         if ref is not None and depth is not None:
             ports[ref] = depth
     for name in extra:
-        r._get(name, required=False)
+        r.raw(name, required=False)
     r.reject_unknown()
     return Thresholds(default, ports)
 

@@ -151,7 +151,7 @@ def load_topology(path: str) -> Topology:
              for i, t in enumerate(top.table_list("hosts", required=False))]
     links = [_read_link(Reader(t, f"links[{i}]", problems), i, problems)
              for i, t in enumerate(top.table_list("links", required=False))]
-    raw_collector = top._get("collector", required=False)  # marks the field as known
+    raw_collector = top.raw("collector", required=False)  # marks the field as known
     collector = (_read_collector(Reader(raw_collector, "collector", problems))
                  if raw_collector is not None else None)
     top.reject_unknown()
