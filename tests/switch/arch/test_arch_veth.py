@@ -1,7 +1,7 @@
 """p4sim-switch as a process on real interfaces: veth pairs in a private namespace.
 
 Needs root (network namespaces, raw sockets); every test builds and deletes its own
-namespace `sa-<pid>-<tag>`.
+namespace `pp-<pid>-<tag>`.
 """
 
 import json
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
 
 
 def private_netns(tag: str, ports: list[int]) -> Netns:
-    """This helper's namespaces are named sa-<pid>-<tag>."""
+    """Namespaces of these tests are named pp-<pid>-<tag>."""
     return Netns(f"pp-{os.getpid()}-{tag}", ports)
 
 
