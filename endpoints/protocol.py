@@ -200,6 +200,7 @@ class SendWindow:
         self.cumulative = 0        # every index below is acknowledged
         self.next_new = 0          # first index never sent
         self.in_flight: dict[int, tuple[float, bool]] = {}   # index -> (sent at, was retx)
+        self.latest_delivered_sent = float("-inf")   # send time of the newest acked packet
         self._acked: set[int] = set()
         self._resend: deque[int] = deque()
         self._resend_set: set[int] = set()
@@ -246,7 +247,10 @@ class SendWindow:
         for index in newly:
             self._acked.add(index)
             sent = self.in_flight.pop(index, None)
-            if sent is not None and not sent[1]:
+            if sent is None:
+                continue
+            self.latest_delivered_sent = max(self.latest_delivered_sent, sent[0])
+            if not sent[1]:
                 samples.append(now - sent[0])
         if cumulative > self.cumulative:
             self.cumulative = min(cumulative, self.packets)
@@ -264,17 +268,35 @@ class SendWindow:
         self._queue(index)
         return True
 
-    def expire(self, now: float, rto: float) -> list[int]:
-        """Queues for retransmission every packet in flight for longer than ``rto``."""
-        late = sorted(i for i, (sent, _r) in self.in_flight.items() if now - sent >= rto)
-        for index in late:
+    def detect_losses(self, now: float, age: float) -> list[int]:
+        """Queues for retransmission the packets presumed lost, RACK-style: sent before
+        a packet that has since been acknowledged, and in flight for ``age`` (an RTT
+        plus a reordering allowance: sprayed packets overtake each other)."""
+        lost = sorted(i for i, (sent, _r) in self.in_flight.items()
+                      if sent < self.latest_delivered_sent and now - sent >= age)
+        for index in lost:
             del self.in_flight[index]
-            if not self.is_acked(index):
-                self._queue(index)
-        return late
+            self._queue(index)
+        return lost
+
+    def expire(self, now: float, rto: float) -> list[int]:
+        """The retransmission timeout, a backstop for losses no later packet reveals
+        (the tail of a transfer): queues the oldest packet in flight for ``rto`` or
+        longer, only that one (the caller backs the timeout off)."""
+        oldest = min(self.in_flight.items(), key=lambda item: item[1][0], default=None)
+        if oldest is None or now - oldest[1][0] < rto:
+            return []
+        del self.in_flight[oldest[0]]
+        self._queue(oldest[0])
+        return [oldest[0]]
 
     def oldest_send_time(self) -> float | None:
         return min((sent for sent, _r in self.in_flight.values()), default=None)
+
+    def oldest_overtaken_send_time(self) -> float | None:
+        """Send time of the oldest packet in flight that an acked one overtook."""
+        return min((sent for sent, _r in self.in_flight.values()
+                    if sent < self.latest_delivered_sent), default=None)
 
     def _queue(self, index: int) -> None:
         if index not in self._resend_set:

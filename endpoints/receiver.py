@@ -34,7 +34,7 @@ class ReceiverConfig:
     port: int = UDP_PORT_UEC
     credit_rate: float = 50e6
     credit_chunk: int = 8 * 1024
-    credit_window: int = 48 * 1024
+    credit_window: int = 32 * 1024
     ack_every: int = 4
     ack_delay: float = 0.002
     reorder_capacity: int = 4096
@@ -244,8 +244,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="credit granted, bytes/s (default 50e6)")
     parser.add_argument("--credit-chunk", type=int, default=8 * 1024,
                         help="largest single CREDIT grant, bytes (default 8192)")
-    parser.add_argument("--credit-window", type=int, default=48 * 1024,
-                        help="most bytes granted but not yet arrived (default 49152)")
+    parser.add_argument("--credit-window", type=int, default=32 * 1024,
+                        help="most bytes granted but not yet arrived (default 32768)")
     parser.add_argument("--ack-every", type=int, default=4)
     return parser
 

@@ -75,7 +75,8 @@ class Sender:
         self._closed = False
         self._last_credit = 0.0
         self.evs_used: set[int] = set()
-        self.counts = {"retransmissions": 0, "nacks": 0, "timeouts": 0, "ecn_marked": 0,
+        self.counts = {"retransmissions": 0, "nacks": 0, "timeouts": 0, "losses": 0,
+                       "ecn_marked": 0,
                        "packets": 0, "credits": 0, "credit_bytes": 0, "credit_requests": 0}
 
     @property
@@ -92,9 +93,9 @@ class Sender:
             now = time.monotonic()
             if now >= deadline:
                 break
-            late = window.expire(now, self._rtt.rto)
-            if late:
-                self.counts["timeouts"] += len(late)
+            self.counts["losses"] += len(window.detect_losses(now, self._loss_age()))
+            if window.expire(now, self._rtt.rto):
+                self.counts["timeouts"] += 1
                 self._rtt.back_off()
             self._send_allowed(now)
             self._ask_for_credit(now)
@@ -105,11 +106,20 @@ class Sender:
             self._close(deadline)
         return self._summary(finished - start)
 
+    def _loss_age(self) -> float:
+        """How long a packet overtaken by an acknowledged one may still be on its way:
+        an RTT plus half an RTT of reordering (at least a few ms)."""
+        srtt = self._rtt.srtt if self._rtt.srtt is not None else self._rtt.rto
+        return srtt * 1.5 + 0.005
+
     def _wait(self, now: float, deadline: float) -> float:
         wake = deadline
         oldest = self._window.oldest_send_time()
         if oldest is not None:
             wake = min(wake, oldest + self._rtt.rto)
+            overtaken = self._window.oldest_overtaken_send_time()
+            if overtaken is not None:
+                wake = min(wake, overtaken + self._loss_age())
         if self._blocked_on_credit():
             wake = min(wake, self._last_credit + self._rtt.rto)
         return max(wake - now, 0.0)
@@ -121,7 +131,7 @@ class Sender:
             role="sender", bytes=size, goodput_bps=goodput(size, fct),
             retransmissions=counts["retransmissions"], nacks=counts["nacks"], fct_s=fct,
             sha256=hashlib.sha256(self._data).hexdigest(), complete=self._window.done,
-            packets=counts["packets"], timeouts=counts["timeouts"],
+            packets=counts["packets"], timeouts=counts["timeouts"], losses=counts["losses"],
             ecn_marked=counts["ecn_marked"], credits=counts["credits"],
             credit_bytes=counts["credit_bytes"], srtt_s=self._rtt.srtt or 0.0,
             max_rtt_s=self._rtt.max_sample)

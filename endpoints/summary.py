@@ -10,7 +10,8 @@ from pathlib import Path
 class TransferSummary:
     """``retransmissions``: packets sent again (sender) or arriving marked as
     retransmitted (receiver); ``nacks``: NACKs received (sender) or sent (receiver);
-    ``fct_s``: first packet to last byte acknowledged (sender) or delivered
+    ``timeouts``: retransmission timeouts; ``losses``: packets presumed lost because
+    later ones were acknowledged (sender); ``fct_s``: first packet to last byte acknowledged (sender) or delivered
     (receiver); ``sha256``: of the bytes sent or delivered."""
 
     role: str
@@ -23,6 +24,7 @@ class TransferSummary:
     complete: bool
     packets: int = 0
     timeouts: int = 0
+    losses: int = 0
     trimmed: int = 0
     ecn_marked: int = 0
     credits: int = 0

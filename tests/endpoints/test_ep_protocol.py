@@ -96,27 +96,36 @@ def test_nack_retransmits_exactly_the_trimmed_packet():
     assert window.cumulative == 7 and not window.done
 
 
-def test_timeout_resends_only_unacknowledged_packets():
+def test_timeout_resends_only_the_oldest_unacknowledged_packet():
     window = SendWindow(6)
     send_all(window, now=0.0)
     window.on_ack(2, [3, 5], now=0.05)
     assert window.expire(now=0.1, rto=0.2) == []   # not late yet
-    assert window.expire(now=0.3, rto=0.2) == [2, 4]
-    assert [tx.index for tx in send_all(window, now=0.3)] == [2, 4]
+    assert window.expire(now=0.3, rto=0.2) == [2]
+    assert send_all(window, now=0.3) == [Transmission(2, True)]
     window.on_ack(6, [], now=0.31)
     assert window.done
+
+
+def test_packets_overtaken_by_acked_ones_are_lost_after_the_reordering_allowance():
+    window = SendWindow(6)
+    for index, when in zip(range(6), (0.0, 0.0, 0.01, 0.02, 0.03, 0.04)):
+        window.on_sent(window.peek(), when)
+    window.on_ack(1, [3], now=0.05)                 # 1 and 2 were overtaken by 3
+    assert window.detect_losses(now=0.05, age=0.1) == []     # may still be reordered
+    assert window.detect_losses(now=0.11, age=0.1) == [1, 2]
+    # 4 and 5 were sent after the newest acked packet: nothing says they are lost.
+    assert sorted(window.in_flight) == [4, 5]
+    assert [tx.index for tx in send_all(window, now=0.11)] == [1, 2]
 
 
 def test_ack_gives_rtt_samples_only_for_packets_sent_once():
     window = SendWindow(3)
     send_all(window, now=1.0)
-    window.expire(now=2.0, rto=0.5)             # all three go around again
+    assert window.expire(now=2.0, rto=0.5) == [0]
     window.on_sent(window.peek(), 2.0)          # index 0 resent
-    samples = window.on_ack(3, [], now=2.5)
-    assert samples == []                        # Karn: resent and timed-out ones give none
-    window2 = SendWindow(2)
-    send_all(window2, now=1.0)
-    assert window2.on_ack(2, [], now=1.25) == [0.25, 0.25]
+    # Karn: the resent packet gives no sample, the two sent once do.
+    assert window.on_ack(3, [], now=2.5) == [1.5, 1.5]
 
 
 def test_new_data_stays_within_the_window_past_the_oldest_unacked_packet():
