@@ -1,5 +1,6 @@
 """The fast decoder agrees with the scapy dissection on every report, well-formed or
 not: same fields, same flow, same error message."""
+import dataclasses
 import random
 
 import pytest
@@ -8,6 +9,7 @@ from scapy.layers.inet6 import IPv6
 from scapy.layers.l2 import ARP, Dot1Q, Ether
 
 from control.collector.decode import ReportDecodeError, decode_report_fast, decode_report_scapy
+from control.collector.fast_decode import record_builder
 from control.collector.layout import HeaderLayout, LayoutError
 from control.layers import (INT_METADATA_FIELDS, IntHop, IntReport, ReportGroup,
                             ReportIndividual, UecRequest, int_hop_words)
@@ -108,6 +110,18 @@ def test_flows_are_recovered_for_usual_and_unusual_inner_packets():
         if report[0] == "ok" and report[1].flow is not None:
             flows.add((report[1].flow.proto, report[1].flow.sport != 0))
     assert {(17, True), (6, True), (1, False)} <= flows
+
+
+def test_records_built_fast_are_ordinary_frozen_records():
+    hop = record_builder(IntHop)(1, 2, 3, 4, 0, 5, None, None, None, None, None)
+    assert hop == IntHop(node_id=1, ingress_port=2, egress_port=3, hop_latency=4, queue_id=0,
+                         queue_occupancy=5)
+    assert hash(hop) == hash(IntHop(1, 2, 3, 4, 0, 5))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        hop.node_id = 9
+    assert record_builder(IntHop)(1, 2) == IntHop(1, 2)  # fewer values: the class's defaults
+    with pytest.raises(TypeError):
+        record_builder(IntHop)(*range(12))  # the class's own complaint, not a half-built hop
 
 
 def test_layouts_come_from_the_layers():
