@@ -52,6 +52,7 @@ def render_metrics(store: Store, stats: ReceiverStats) -> str:
     """The whole /metrics page from the receiver's counters and the store's aggregates."""
     with stats.lock:
         received, decoded, malformed = stats.received, stats.decoded, stats.malformed
+        store_errors = stats.store_errors
     out = Exposition()
     out.family("int_collector_reports_received_total", "counter",
                "Telemetry report datagrams received.", [("", {}, received)])
@@ -59,6 +60,8 @@ def render_metrics(store: Store, stats: ReceiverStats) -> str:
                "Telemetry reports decoded and stored.", [("", {}, decoded)])
     out.family("int_collector_reports_malformed_total", "counter",
                "Datagrams refused as malformed or truncated reports.", [("", {}, malformed)])
+    out.family("int_collector_store_errors_total", "counter",
+               "Decoded reports lost because the store refused them.", [("", {}, store_errors)])
     ports = store.port_stats()
     latency, latency_max, queue, queue_max = [], [], [], []
     for p in ports:

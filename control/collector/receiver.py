@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import selectors
 import socket
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ class ReceiverStats:
     received: int = 0
     decoded: int = 0
     malformed: int = 0
+    store_errors: int = 0  # decoded reports the store refused (disk full...), dropped
     last_error: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -108,13 +110,23 @@ class ReportReceiver:
                 malformed += 1
                 last_error = str(exc)
                 self._malformed_log.note(sender, len(data), last_error)
+            except Exception as exc:  # noqa: BLE001 - a decoder bug must not stop the collector
+                malformed += 1
+                last_error = f"decoder failure: {exc!r}"
+                log.exception("decoder failure on %d bytes from %s:%d: %s", len(data),
+                              sender[0], sender[1], data.hex())
         with self.stats.lock:
             self.stats.received += len(datagrams)
             self.stats.malformed += malformed
             if malformed:
                 self.stats.last_error = last_error
         if reports:
-            self.store.add_many(reports)
+            try:
+                self.store.add_many(reports)
+            except sqlite3.Error as exc:
+                log.error("store refused %d reports: %s", len(reports), exc)
+                with self.stats.lock:
+                    self.stats.store_errors += len(reports)
         with self._decoded:
             if self.first_report is None and reports:
                 self.first_report = reports[0]

@@ -33,3 +33,19 @@ def test_malformed_log_is_rate_limited(caplog):
             note.note(("10.0.0.9", 4000), 5, "truncated")
     assert len(caplog.records) == 3
     assert all("10.0.0.9:4000" in r.getMessage() for r in caplog.records)
+
+
+def test_a_store_that_refuses_reports_does_not_stop_the_receiver():
+    store = Store()
+    receiver = ReportReceiver(store, port=0)
+    receiver.start()
+    store.close()  # every insert now fails
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
+            tx.sendto(build_report([IntHop(node_id=1)]), receiver.address)
+            assert receiver.wait_for(1, timeout=5)
+            tx.sendto(build_report([IntHop(node_id=1)]), receiver.address)
+            assert receiver.wait_for(2, timeout=5)  # still running
+    finally:
+        receiver.stop()
+    assert receiver.stats.store_errors == 2
