@@ -60,8 +60,12 @@ class Endpoint:
 
 
 def default_switch_binary() -> str:
-    """$SWITCH as the Makefile exports it, else the venv's p4sim-switch."""
-    return os.environ.get("SWITCH") or str(ROOT / ".venv/bin/p4sim-switch")
+    """$SWITCH as the Makefile exports it (a relative path taken from the current
+    directory), else the venv's p4sim-switch."""
+    binary = os.environ.get("SWITCH")
+    if not binary:
+        return str(ROOT / ".venv/bin/p4sim-switch")
+    return str(Path(binary).resolve()) if os.sep in binary else binary
 
 
 def default_cli_binary(switch_binary: str) -> list[str]:

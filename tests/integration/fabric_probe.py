@@ -46,7 +46,8 @@ def has_pipeline(address: str, device_id: int) -> bool:
 
 def counter(conn: SwitchConnection, names: P4Names, name: str) -> dict[int, int]:
     entity = p4runtime_pb2.Entity(counter_entry=names.counter(name))
-    return {e.counter_entry.index.index: e.counter_entry.data.packet_count for e in conn.read([entity])}
+    return {e.counter_entry.index.index: e.counter_entry.data.packet_count for e in conn.read([entity])
+            if e.counter_entry.data.packet_count}  # zeros left out: counters are large arrays
 
 
 def group_ports(conn: SwitchConnection, names: P4Names) -> dict[int, list[int]]:
