@@ -79,8 +79,9 @@ class ReorderBuffer:
         """Packets held behind a gap."""
         return len(self._pending)
 
-    def sack(self) -> int:
-        return sack_bitmap(self.next_expected, self._pending)
+    def sack(self, base: int | None = None) -> int:
+        """SACK bitmap of the held packets from ``base`` (default: the gap) on."""
+        return sack_bitmap(self.next_expected if base is None else base, self._pending)
 
 
 class CreditPacer:

@@ -18,7 +18,7 @@ from typing import BinaryIO, Callable
 
 from control.layers import CTL_CREDIT, UDP_PORT_UEC
 
-from .protocol import CreditPacer, ReorderBuffer, index_of, psn_of
+from .protocol import SACK_BITS, CreditPacer, ReorderBuffer, index_of, psn_of
 from .rawsock import RawUdpSocket
 from .summary import TransferSummary, goodput
 from .wire import Flow, Received, UecWire, is_close, is_credit_request
@@ -171,7 +171,7 @@ class Receiver:
         self._unacked += 1
         if (status != "new" or pds.ackreq or pds.retrans or self._buffer.out_of_order
                 or self._unacked >= self.config.ack_every):
-            self._send_ack(packet)
+            self._send_ack(packet, delivered=status != "beyond")
         elif self._ack_due is None:
             self._ack_due = now + self.config.ack_delay
             self._ack_ev = packet.sport
@@ -194,7 +194,10 @@ class Receiver:
             self._send_ack(packet)
 
     # -------------------------------------------------------------- replies
-    def _send_ack(self, packet: Received | None) -> None:
+    def _send_ack(self, packet: Received | None, delivered: bool = True) -> None:
+        """ACK_CC for the flow's state. ``packet`` (if ``delivered``) is named by the
+        ACK PSN offset, and the SACK bitmap is placed to cover it: with a hole at the
+        cumulative PSN, packets far beyond it are still reported one by one."""
         peer = self._peer
         if peer is None:
             return
@@ -203,14 +206,19 @@ class Receiver:
         ack_psn_offset = 0
         retrans = False
         ev = self._ack_ev
+        base = cumulative
         if packet is not None:
             ev = packet.sport
             if packet.is_data:
-                ack_psn_offset = (packet.pds.psn - cack_psn) % (1 << 32)
                 retrans = bool(packet.pds.retrans)
+            if packet.is_data and delivered:
+                trigger = index_of(peer.initial_psn, packet.pds.psn)
+                ack_psn_offset = (trigger - (cumulative - 1)) & 0xFFFF
+                base = max(cumulative, trigger - (SACK_BITS - 1))
         self._send(self._wire.ack_cc_packet(peer.flow, ev, cack_psn, ack_psn_offset,
-                                            self._buffer.sack(), self._buffer.out_of_order,
-                                            ecn_marked=self._ce_pending, retrans=retrans))
+                                            self._buffer.sack(base), self._buffer.out_of_order,
+                                            ecn_marked=self._ce_pending, retrans=retrans,
+                                            sack_psn_offset=base - (cumulative - 1)))
         self._ce_pending = False
         self._unacked = 0
         self._ack_due = None

@@ -203,6 +203,8 @@ class Sender:
             cumulative = index_of(self._initial_psn, pds.cack_psn) + 1
             base = cumulative - 1 + pds.sack_psn_offset
             sacked = [base + i for i in range(64) if pds.sack_bitmap >> i & 1]
+            if pds.ack_psn_offset:
+                sacked.append(cumulative - 1 + pds.ack_psn_offset)
             for sample in self._window.on_ack(cumulative, sacked, now):
                 self._rtt.sample(sample)
             if pds.ecn_marked:

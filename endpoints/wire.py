@@ -132,12 +132,13 @@ class UecWire:
 
     def ack_cc_packet(self, flow: Flow, ev: int, cack_psn: int, ack_psn_offset: int,
                       sack_bitmap: int, ooo_count: int, *, ecn_marked: bool,
-                      retrans: bool) -> bytes:
-        """ACK_CC (credit type) with a SACK bitmap whose bit i (least significant
-        first) stands for PSN cack_psn + 1 + i (``sack_psn_offset`` 1)."""
+                      retrans: bool, sack_psn_offset: int = 1) -> bytes:
+        """ACK_CC (credit type): every PSN up to ``cack_psn`` received, and the one at
+        ``cack_psn + ack_psn_offset`` (if the offset is not 0); SACK bitmap bit i
+        (least significant first) stands for PSN ``cack_psn + sack_psn_offset + i``."""
         pds = self._ack_cc.encode(
             pds_type=PDS_ACK_CC, cack_psn=cack_psn,
-            ack_psn_offset=ack_psn_offset & 0xFFFF, sack_psn_offset=1,
+            ack_psn_offset=ack_psn_offset & 0xFFFF, sack_psn_offset=sack_psn_offset,
             sack_bitmap=sack_bitmap, ooo_count=min(ooo_count, 0xFFFF),
             ecn_marked=int(ecn_marked), retrans=int(retrans), spdcid=flow.own_pdcid,
             dpdcid=flow.peer_pdcid, credit=0)

@@ -79,6 +79,24 @@ class TrimEvery:
 
 
 @dataclass
+class DropEvery:
+    """Drops every ``nth`` UEC data frame, retransmissions included (silent loss)."""
+
+    nth: int
+    seen: int = 0
+    dropped: int = 0
+
+    def __call__(self, frame: bytes) -> list[bytes]:
+        if uec_data_entropy(frame) is None:
+            return [frame]
+        self.seen += 1
+        if self.seen % self.nth:
+            return [frame]
+        self.dropped += 1
+        return []
+
+
+@dataclass
 class Reorder:
     """Holds every ``nth`` UEC data frame (up to the ``hold_until``-th) back until
     ``delay`` more have passed, so it arrives after packets sent later (as sprayed

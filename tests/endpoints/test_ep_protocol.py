@@ -66,6 +66,15 @@ def test_reorder_buffer_holds_a_gap_and_sacks_what_is_behind_it():
     assert buffer.offer(0, b"y") == "duplicate"
 
 
+def test_sack_bitmap_can_start_past_the_gap():
+    buffer = ReorderBuffer()
+    for index in (1, 100, 130):
+        buffer.offer(index, b"x")
+    # From the gap, 130 is out of reach; a bitmap based at 130 - 63 reports it.
+    assert sacked_indexes(0, buffer.sack()) == [1]
+    assert sacked_indexes(67, buffer.sack(67)) == [100, 130]
+
+
 def test_reorder_buffer_refuses_packets_beyond_its_capacity():
     buffer = ReorderBuffer(capacity=8)
     assert buffer.offer(8, b"late") == "beyond"

@@ -10,7 +10,8 @@ import pytest
 from endpoints.sender import payload_for
 from p4sim.switch.netns import can_run
 
-from ep_net import RECEIVER_IP, SENDER_IP, HostPair, Reorder, TrimEvery, finish, wait_for_line
+from ep_net import (RECEIVER_IP, SENDER_IP, DropEvery, HostPair, Reorder, TrimEvery, finish,
+                    wait_for_line)
 
 pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
 
@@ -65,6 +66,19 @@ def test_trimmed_packets_are_nacked_and_retransmitted_selectively(tmp_path):
     assert sent["timeouts"] == 0
     # Sprayed: a fresh entropy value (UDP source port) per packet, retransmissions too.
     assert len(trimmer.entropy_values) > trimmer.seen // 2
+
+
+def test_silently_lost_packets_are_detected_and_resent(tmp_path):
+    dropper = DropEvery(25)
+    with HostPair("drop", middle=True) as pair, pair.forwarder(dropper):
+        sent, received, delivered = transfer(pair, tmp_path)
+    assert delivered == payload_for(SIZE, SEED)
+    assert dropper.dropped >= SIZE // 1200 // 25
+    # Found by later packets being acknowledged (or, at the tail, by the timeout),
+    # and each loss resent; resends that the receiver already had stay few.
+    assert sent["losses"] + sent["timeouts"] >= dropper.dropped
+    assert dropper.dropped <= sent["retransmissions"] <= dropper.dropped + 3
+    assert received["nacks"] == 0
 
 
 def test_reordered_packets_are_delivered_in_order(tmp_path):
