@@ -76,8 +76,8 @@ class Sender:
         self._last_credit = 0.0
         self.evs_used: set[int] = set()
         self.counts = {"retransmissions": 0, "nacks": 0, "timeouts": 0, "losses": 0,
-                       "ecn_marked": 0,
-                       "packets": 0, "credits": 0, "credit_bytes": 0, "credit_requests": 0}
+                       "ecn_marked": 0, "packets": 0, "credits": 0, "credit_bytes": 0,
+                       "credit_requests": 0}
 
     @property
     def initial_psn(self) -> int:
@@ -134,7 +134,8 @@ class Sender:
             packets=counts["packets"], timeouts=counts["timeouts"], losses=counts["losses"],
             ecn_marked=counts["ecn_marked"], credits=counts["credits"],
             credit_bytes=counts["credit_bytes"], srtt_s=self._rtt.srtt or 0.0,
-            max_rtt_s=self._rtt.max_sample)
+            max_rtt_s=self._rtt.max_sample, credit_requests=counts["credit_requests"],
+            entropy_values=len(self.evs_used))
 
     # -------------------------------------------------------------- sending
     def _segment(self, index: int) -> bytes:

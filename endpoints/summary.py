@@ -11,8 +11,9 @@ class TransferSummary:
     """``retransmissions``: packets sent again (sender) or arriving marked as
     retransmitted (receiver); ``nacks``: NACKs received (sender) or sent (receiver);
     ``timeouts``: retransmission timeouts; ``losses``: packets presumed lost because
-    later ones were acknowledged (sender); ``fct_s``: first packet to last byte acknowledged (sender) or delivered
-    (receiver); ``sha256``: of the bytes sent or delivered."""
+    later ones were acknowledged (sender); ``entropy_values``: distinct UDP source
+    ports the sender used; ``fct_s``: first packet to last byte acknowledged (sender)
+    or delivered (receiver); ``sha256``: of the bytes sent or delivered."""
 
     role: str
     bytes: int
@@ -29,6 +30,8 @@ class TransferSummary:
     ecn_marked: int = 0
     credits: int = 0
     credit_bytes: int = 0
+    credit_requests: int = 0
+    entropy_values: int = 0
     srtt_s: float = 0.0
     max_rtt_s: float = 0.0
 

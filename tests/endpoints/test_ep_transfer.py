@@ -66,6 +66,7 @@ def test_trimmed_packets_are_nacked_and_retransmitted_selectively(tmp_path):
     assert sent["timeouts"] == 0
     # Sprayed: a fresh entropy value (UDP source port) per packet, retransmissions too.
     assert len(trimmer.entropy_values) > trimmer.seen // 2
+    assert sent["entropy_values"] == len(trimmer.entropy_values)
 
 
 def test_silently_lost_packets_are_detected_and_resent(tmp_path):
@@ -93,7 +94,7 @@ def test_reordered_packets_are_delivered_in_order(tmp_path):
     # Reordering is not loss: nothing needed resending.
     assert sent["retransmissions"] == 0
     # Pinned: one entropy value for the whole flow.
-    assert len(reorder.entropy_values) == 1
+    assert len(reorder.entropy_values) == 1 and sent["entropy_values"] == 1
 
 
 def test_empty_transfer_opens_and_closes_the_flow(tmp_path):
