@@ -1,11 +1,12 @@
 """The collector process:
 
   python -m control.collector --bind IP [--port 32766] --db FILE [--metrics-port N]
-                              [--plots DIR [--plot-interval S]] [--topology T.toml]
+                              [--plots DIR [--plot-interval S] [--plot-window S]]
+                              [--topology T.toml]
 
 Receives Telemetry Report v2.0 datagrams on IP:port, stores them in FILE (SQLite),
 serves Prometheus metrics on http://127.0.0.1:N/metrics, and writes PNG plots to DIR
-every S seconds and on exit. Prints "collector ready" once it listens; SIGINT or
+every S seconds and on exit (the last ten minutes of reports by default). Prints "collector ready" once it listens; SIGINT or
 SIGTERM stop it cleanly (exit status 0). Malformed reports are counted and logged.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from control.collector.metrics import MetricsServer, render_metrics
-from control.collector.plots import write_plots
+from control.collector.plots import WINDOW_S, write_plots
 from control.collector.receiver import ReportReceiver
 from control.collector.store import Store
 from control.errors import ConfigError
@@ -42,6 +43,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--plots", type=Path, default=None, help="directory for PNG plots")
     parser.add_argument("--plot-interval", type=float, default=10.0,
                         help="seconds between plot refreshes; 0 = only on exit")
+    parser.add_argument("--plot-window", type=float, default=WINDOW_S,
+                        help="seconds of the most recent reports each plot shows; 0 = all")
     parser.add_argument("--topology", default=None, help="topology file, to name nodes in plots")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every report")
     return parser.parse_args(argv)
@@ -63,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, OSError, sqlite3.Error) as exc:
         print(f"collector: {exc}", file=sys.stderr)
         return 2
+    window = args.plot_window if args.plot_window > 0 else None
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
@@ -71,14 +75,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         try:
             receiver = ReportReceiver(store, host=args.bind, port=args.port)
-            if args.metrics_port is not None:
+        except OSError as exc:
+            print(f"collector: cannot receive reports on udp {args.bind}:{args.port}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+            return 2
+        if args.metrics_port is not None:
+            try:
                 metrics = MetricsServer(lambda: render_metrics(store, receiver.stats),
                                         port=args.metrics_port)
-        except OSError as exc:
-            print(f"collector: cannot listen ({exc.strerror or exc}): reports on "
-                  f"{args.bind}:{args.port}, metrics on 127.0.0.1:{args.metrics_port}",
-                  file=sys.stderr)
-            return 2
+            except OSError as exc:
+                print(f"collector: cannot serve metrics on 127.0.0.1:{args.metrics_port}: "
+                      f"{exc.strerror or exc}", file=sys.stderr)
+                return 2
         if args.verbose:
             receiver.listeners.append(lambda r: log.debug("report %s", r))
         receiver.start()
@@ -90,14 +98,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(READY_LINE, flush=True)
         interval = args.plot_interval if args.plots and args.plot_interval > 0 else None
         while not stop.wait(interval):
-            write_plots(store, args.plots, names)
+            write_plots(store, args.plots, names, window)
     finally:
         if receiver is not None:
             receiver.stop()
         if metrics is not None:
             metrics.stop()
+        if receiver is None or (args.metrics_port is not None and metrics is None):
+            store.close()  # refused to start: nothing more to write
     if args.plots:
-        written = write_plots(store, args.plots, names)
+        written = write_plots(store, args.plots, names, window)
         print(f"collector: {len(written)} plots in {args.plots}", flush=True)
     stats = receiver.stats
     print(f"collector: {stats.received} received, {stats.decoded} decoded, "

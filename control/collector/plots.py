@@ -18,6 +18,21 @@ FIGSIZE_IN = (10.0, 6.0)
 DPI = 100
 PIXELS = (int(FIGSIZE_IN[0] * DPI), int(FIGSIZE_IN[1] * DPI))
 """Width and height of every PNG written here."""
+WINDOW_S = 600.0
+"""Plots show the last ten minutes of reports by default, so that redrawing them costs
+the same after an hour as after a minute."""
+
+
+def window_start(store: Store, window: float | None) -> tuple[float, float | None]:
+    """(time zero of the x axis, earliest report to plot) for the last ``window``
+    seconds of reports, or all of them if ``window`` is None."""
+    span = store.received_span()
+    if span is None:
+        return 0.0, None
+    first, last = span
+    if window is None or last - window <= first:
+        return first, None
+    return last - window, last - window
 
 
 def _show_port(port: int | None) -> str:
@@ -54,12 +69,12 @@ def _save(figure: Figure, path: Path) -> Path:
 
 
 def plot_node(store: Store, node_id: int, path: Path | str,
-              names: Mapping[int, str] | None = None) -> Path:
+              names: Mapping[int, str] | None = None, window: float | None = WINDOW_S) -> Path:
     """Hop latency (top) and queue occupancy (bottom) over time at one node."""
-    start = store.first_received() or 0.0
+    start, since = window_start(store, window)
     figure = Figure(figsize=FIGSIZE_IN, layout="constrained")
     latency_ax, queue_ax = figure.subplots(2, 1, sharex=True)
-    for (ingress, egress), samples in sorted(_by_ports(store.samples(node_id)).items(),
+    for (ingress, egress), samples in sorted(_by_ports(store.samples(node_id, since)).items(),
                                              key=lambda item: str(item[0])):
         label = _port_label(ingress, egress)
         latency = [(s.received - start, s.hop_latency) for s in samples if s.hop_latency is not None]
@@ -72,7 +87,8 @@ def plot_node(store: Store, node_id: int, path: Path | str,
     figure.suptitle(f"INT at {_node_label(node_id, names)}")
     latency_ax.set_ylabel("hop latency (µs)")
     queue_ax.set_ylabel("queue occupancy (packets)")
-    queue_ax.set_xlabel("time since the first report (s)")
+    queue_ax.set_xlabel("time since the first report (s)" if since is None else
+                        f"time (s), last {window:g} s of reports")
     for ax in (latency_ax, queue_ax):
         ax.grid(True, alpha=0.3)
         if ax.get_legend_handles_labels()[0]:
@@ -83,10 +99,11 @@ def plot_node(store: Store, node_id: int, path: Path | str,
 
 
 def plot_paths(store: Store, path: Path | str, names: Mapping[int, str] | None = None,
-               limit: int = 20) -> Path:
+               limit: int = 20, window: float | None = WINDOW_S) -> Path:
     """Reports per port-level path, most used first: how traffic was sprayed over the
     fabric, parallel links included."""
-    counts = sorted(store.port_path_counts().items(), key=lambda item: (-item[1], str(item[0])))
+    since = window_start(store, window)[1]
+    counts = sorted(store.port_path_counts(since).items(), key=lambda item: (-item[1], str(item[0])))
     counts = counts[:limit]
     figure = Figure(figsize=FIGSIZE_IN, layout="constrained")
     ax = figure.subplots()
@@ -99,21 +116,22 @@ def plot_paths(store: Store, path: Path | str, names: Mapping[int, str] | None =
     ax.set_yticks(range(len(counts)), [show(hops) for hops, _ in counts], fontsize="small")
     ax.invert_yaxis()
     ax.set_xlabel("reports")
-    ax.set_title("INT paths taken, source first [ingress -> egress port]")
+    ax.set_title("INT paths taken, source first [ingress -> egress port]"
+                 + ("" if since is None else f", last {window:g} s"))
     ax.grid(True, axis="x", alpha=0.3)
     if not counts:
         ax.text(0.5, 0.5, "no reports", ha="center", va="center", transform=ax.transAxes)
     return _save(figure, Path(path))
 
 
-def write_plots(store: Store, directory: Path | str,
-                names: Mapping[int, str] | None = None) -> list[Path]:
+def write_plots(store: Store, directory: Path | str, names: Mapping[int, str] | None = None,
+                window: float | None = WINDOW_S) -> list[Path]:
     """node-<id>.png for every node seen, and paths.png; returns the files written."""
     directory = Path(directory)
-    written = [plot_node(store, node, directory / f"node-{node}.png", names)
+    written = [plot_node(store, node, directory / f"node-{node}.png", names, window)
                for node in store.nodes()]
-    written.append(plot_paths(store, directory / "paths.png", names))
+    written.append(plot_paths(store, directory / "paths.png", names, window=window))
     return written
 
 
-__all__ = ["DPI", "PIXELS", "plot_node", "plot_paths", "write_plots"]
+__all__ = ["DPI", "PIXELS", "WINDOW_S", "plot_node", "plot_paths", "window_start", "write_plots"]

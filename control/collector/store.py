@@ -123,13 +123,17 @@ class Store:
         with self._lock:
             return dict(sorted(self._paths.items()))
 
-    def port_path_counts(self) -> dict[tuple[tuple[int | None, int | None, int | None], ...], int]:
-        """Reports per path at port level: each hop as (node, ingress port, egress port),
-        from the source. Tells apart parallel links that node IDs alone do not."""
+    def port_path_counts(self, since: float | None = None
+                         ) -> dict[tuple[tuple[int | None, int | None, int | None], ...], int]:
+        """Reports per path at port level (received at or after ``since``): each hop as
+        (node, ingress port, egress port), from the source. Tells apart parallel links
+        that node IDs alone do not."""
         counts: Counter[tuple] = Counter()
         with self._lock:
-            rows = self._db.execute("SELECT report_id, node_id, ingress_port, egress_port FROM hops "
-                                    "ORDER BY report_id, position")
+            rows = self._db.execute(
+                "SELECT h.report_id, h.node_id, h.ingress_port, h.egress_port FROM hops h "
+                "JOIN reports r ON r.id = h.report_id WHERE r.received >= ? "
+                "ORDER BY h.report_id, h.position", (_since(since),))
             current, hops = None, []
             for report_id, node, ingress, egress in rows:
                 if report_id != current:
@@ -168,18 +172,21 @@ class Store:
             return [n for (n,) in self._db.execute(
                 "SELECT DISTINCT node_id FROM hops WHERE node_id IS NOT NULL ORDER BY node_id")]
 
-    def first_received(self) -> float | None:
-        """When the oldest stored report arrived: time zero of the plots."""
+    def received_span(self) -> tuple[float, float] | None:
+        """When the oldest and the newest stored reports arrived (None if empty)."""
         with self._lock:
-            return self._db.execute("SELECT MIN(received) FROM reports").fetchone()[0]
+            first, last = self._db.execute("SELECT MIN(received), MAX(received) FROM reports").fetchone()
+        return None if first is None else (first, last)
 
-    def samples(self, node_id: int) -> list[HopSample]:
-        """Every hop at ``node_id``, oldest first, unavailable values as None."""
+    def samples(self, node_id: int, since: float | None = None) -> list[HopSample]:
+        """Every hop at ``node_id`` received at or after ``since``, oldest first,
+        unavailable values as None."""
         with self._lock:
             rows = self._db.execute(
                 f"SELECT r.received, h.ingress_port, h.egress_port, {_USABLE_LATENCY}, "
                 f"{_USABLE_OCCUPANCY} FROM hops h JOIN reports r ON r.id = h.report_id "
-                "WHERE h.node_id = ? ORDER BY r.received, r.id", (node_id,)).fetchall()
+                "WHERE h.node_id = ? AND r.received >= ? ORDER BY r.received, r.id",
+                (node_id, _since(since))).fetchall()
         return [HopSample(*row) for row in rows]
 
     def close(self) -> None:
@@ -199,6 +206,10 @@ class Store:
             stats.add_queue(nq, int(sq), mq or 0)
         for path, count in self._db.execute("SELECT path, COUNT(*) FROM reports GROUP BY path"):
             self._paths[path] += count
+
+
+def _since(since: float | None) -> float:
+    return float("-inf") if since is None else since
 
 
 def _path_text(report: TelemetryReport) -> str:

@@ -110,5 +110,19 @@ def test_an_address_it_cannot_bind_is_one_clear_line(tmp_path):
                              "--db", str(tmp_path / "r.sqlite")],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
-    assert "cannot listen" in result.stderr and "192.0.2.1:32766" in result.stderr
+    assert "cannot receive reports on udp 192.0.2.1:32766" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_busy_metrics_port_is_one_clear_line(tmp_path):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "control.collector", "--bind", "127.0.0.1",
+                                 "--port", "0", "--db", str(tmp_path / "r.sqlite"),
+                                 "--metrics-port", str(port)],
+                                capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert f"cannot serve metrics on 127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr and "collector ready" not in result.stdout

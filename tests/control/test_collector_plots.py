@@ -2,7 +2,7 @@
 import struct
 
 from control.collector.decode import decode_report
-from control.collector.plots import PIXELS, plot_node, write_plots
+from control.collector.plots import PIXELS, plot_node, window_start, write_plots
 from control.collector.store import Store
 from control.collector.synthetic import build_report
 from control.layers import IntHop
@@ -42,3 +42,17 @@ def test_plot_of_a_node_without_samples_still_renders(tmp_path):
     store = Store()
     path = plot_node(store, 42, tmp_path / "empty.png")
     assert png_size(path) == PIXELS
+
+
+def test_the_window_keeps_only_recent_reports(tmp_path):
+    store = filled_store(tmp_path)  # 40 reports, 50 ms apart, from t=1000
+    start, since = window_start(store, 0.5)
+    assert since == start == 1000.0 + 39 * 0.05 - 0.5
+    recent = store.samples(1, since)
+    assert len(recent) == 11 and all(s.received >= since for s in recent)
+    assert sum(store.port_path_counts(since).values()) == 11
+    assert window_start(store, None) == (1000.0, None)
+    assert window_start(store, 3600) == (1000.0, None)  # the window holds everything
+    path = plot_node(store, 1, tmp_path / "recent.png", window=0.5)
+    assert png_size(path) == PIXELS
+    store.close()
