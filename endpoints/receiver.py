@@ -27,8 +27,9 @@ from .wire import Flow, Received, UecWire, is_close, is_credit_request
 @dataclass(frozen=True)
 class ReceiverConfig:
     """``credit_rate``: bytes/s of credit granted (the pace imposed on the sender);
-    ``credit_window``: most bytes granted but not yet arrived; ``ack_every``: in-order packets per ACK (out-of-order, retransmitted, trimmed or
-    ack-requesting packets are acked at once); ``ack_delay``: longest an ACK waits."""
+    ``credit_window``: most bytes granted but not yet arrived; ``ack_every``:
+    in-order packets per ACK (out-of-order, retransmitted, trimmed or ack-requesting
+    packets are acked at once); ``ack_delay``: longest an ACK waits."""
 
     bind: str
     port: int = UDP_PORT_UEC

@@ -77,7 +77,7 @@ class Sender:
         self.evs_used: set[int] = set()
         self.counts = {"retransmissions": 0, "nacks": 0, "timeouts": 0, "losses": 0,
                        "ecn_marked": 0, "packets": 0, "credits": 0, "credit_bytes": 0,
-                       "credit_requests": 0}
+                       "credit_requests": 0, "credits_marked": 0}
 
     @property
     def initial_psn(self) -> int:
@@ -135,6 +135,7 @@ class Sender:
             ecn_marked=counts["ecn_marked"], credits=counts["credits"],
             credit_bytes=counts["credit_bytes"], srtt_s=self._rtt.srtt or 0.0,
             max_rtt_s=self._rtt.max_sample, credit_requests=counts["credit_requests"],
+            credits_marked=counts["credits_marked"],
             entropy_values=len(self.evs_used))
 
     # -------------------------------------------------------------- sending
@@ -216,6 +217,7 @@ class Sender:
         elif is_credit(packet):
             self.counts["credits"] += 1
             self.counts["credit_bytes"] += pds.credit
+            self.counts["credits_marked"] += pds.marked   # a switch reduced this one
             self._credit.grant(pds.credit, self._pending_bytes())
             self._last_credit = now
         elif kind == PDS_ACK and self._window.done:

@@ -12,7 +12,8 @@ class TransferSummary:
     retransmitted (receiver); ``nacks``: NACKs received (sender) or sent (receiver);
     ``timeouts``: retransmission timeouts; ``losses``: packets presumed lost because
     later ones were acknowledged (sender); ``entropy_values``: distinct UDP source
-    ports the sender used; ``fct_s``: first packet to last byte acknowledged (sender)
+    ports the sender used; ``credits_marked``: CREDITs a switch reduced (marked
+    flag); ``fct_s``: first packet to last byte acknowledged (sender)
     or delivered (receiver); ``sha256``: of the bytes sent or delivered."""
 
     role: str
@@ -31,6 +32,7 @@ class TransferSummary:
     credits: int = 0
     credit_bytes: int = 0
     credit_requests: int = 0
+    credits_marked: int = 0
     entropy_values: int = 0
     srtt_s: float = 0.0
     max_rtt_s: float = 0.0

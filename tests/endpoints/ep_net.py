@@ -19,7 +19,8 @@ from pathlib import Path
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
-from control.layers import DSCP_TRIMMED, PDS_DATA_TYPES, UDP_PORT_UEC
+from control.layers import (CTL_CREDIT, DSCP_TRIMMED, PDS_DATA_TYPES, UDP_PORT_UEC, UecControl,
+                            UecRequestCC)
 from p4sim.switch.netns import ETH_P_ALL, PACKET_OUTGOING, Netns, ip
 
 REPO = Path(__file__).resolve().parents[2]
@@ -134,12 +135,49 @@ class Reorder:
         return frames
 
 
+@dataclass
+class ReduceCredits:
+    """Plays a congested switch's credit marking on the way back: every CREDIT is
+    shifted right by ``shift`` and marked; counts what reaches the sender."""
+
+    shift: int
+    credits: int = 0
+    credit_bytes: int = 0
+
+    def __call__(self, frame: bytes) -> list[bytes]:
+        packet = Ether(frame)
+        control = packet.getlayer(UecControl)
+        if control is None or control.ctl_type != CTL_CREDIT:
+            return [frame]
+        control.credit >>= self.shift
+        control.marked = 1
+        self.credits += 1
+        self.credit_bytes += control.credit
+        return [bytes(packet)]
+
+
+@dataclass
+class CountData:
+    """Counts the UEC data payload bytes that pass (PDS header excluded)."""
+
+    payload_bytes: int = 0
+
+    def __call__(self, frame: bytes) -> list[bytes]:
+        if uec_data_entropy(frame) is not None:
+            self.payload_bytes += len(bytes(Ether(frame)[UecRequestCC].payload))
+        return [frame]
+
+
+def _pass(frame: bytes) -> list[bytes]:
+    return [frame]
+
+
 class Forwarder:
     """Bridges two interfaces of the middle namespace; frames from the sender's side
-    go through ``mangle``, frames back are passed as they are."""
+    go through ``mangle``, frames back through ``mangle_back``."""
 
     def __init__(self, toward_receiver: socket.socket, toward_sender: socket.socket,
-                 mangle: Mangler) -> None:
+                 mangle: Mangler, mangle_back: Mangler = _pass) -> None:
         self._to_receiver = toward_receiver
         self._to_sender = toward_sender
         self._mangle = mangle
@@ -149,7 +187,7 @@ class Forwarder:
             threading.Thread(target=self._pump, args=(toward_sender, toward_receiver, mangle),
                              daemon=True),
             threading.Thread(target=self._pump, args=(toward_receiver, toward_sender,
-                                                      lambda frame: [frame]), daemon=True),
+                                                      mangle_back), daemon=True),
         ]
 
     def __enter__(self) -> "Forwarder":
@@ -225,13 +263,13 @@ class HostPair:
             if ns is not None:
                 ns.close()
 
-    def forwarder(self, mangle: Mangler) -> Forwarder:
+    def forwarder(self, mangle: Mangler, mangle_back: Mangler = _pass) -> Forwarder:
         assert self.middle_ns is not None, "HostPair(middle=True) has the forwarder"
 
         def open_pair() -> tuple[socket.socket, socket.socket]:
             return _packet_socket("tb"), _packet_socket("ta")
         to_receiver, to_sender = self.middle_ns.run_inside(open_pair)
-        return Forwarder(to_receiver, to_sender, mangle)
+        return Forwarder(to_receiver, to_sender, mangle, mangle_back)
 
     def start(self, ns: Netns, module: str, *args: str) -> subprocess.Popen:
         command = ["ip", "netns", "exec", ns.name, sys.executable, "-m", module, *args]

@@ -10,8 +10,8 @@ import pytest
 from endpoints.sender import payload_for
 from p4sim.switch.netns import can_run
 
-from ep_net import (RECEIVER_IP, SENDER_IP, DropEvery, HostPair, Reorder, TrimEvery, finish,
-                    wait_for_line)
+from ep_net import (RECEIVER_IP, SENDER_IP, CountData, DropEvery, HostPair, ReduceCredits,
+                    Reorder, TrimEvery, finish, wait_for_line)
 
 pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
 
@@ -95,6 +95,19 @@ def test_reordered_packets_are_delivered_in_order(tmp_path):
     assert sent["retransmissions"] == 0
     # Pinned: one entropy value for the whole flow.
     assert len(reorder.entropy_values) == 1 and sent["entropy_values"] == 1
+
+
+def test_sender_sends_only_what_credit_allows_even_when_a_switch_reduces_it(tmp_path):
+    data, credits = CountData(), ReduceCredits(shift=1)
+    with HostPair("credit", middle=True) as pair, pair.forwarder(data, credits):
+        sent, received, delivered = transfer(pair, tmp_path)
+    assert delivered == payload_for(SIZE, SEED)
+    # The sender saw every CREDIT as marked and only the reduced amounts.
+    assert sent["credits"] == credits.credits == received["credits"]
+    assert sent["credits_marked"] == credits.credits
+    assert sent["credit_bytes"] == credits.credit_bytes < received["credit_bytes"]
+    # Nothing beyond the initial window (4 packets) plus the credit it received.
+    assert SIZE <= data.payload_bytes <= 4 * 1200 + credits.credit_bytes
 
 
 def test_empty_transfer_opens_and_closes_the_flow(tmp_path):
