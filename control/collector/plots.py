@@ -11,6 +11,7 @@ from typing import Mapping
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from control.collector.store import HopSample, Store
 
@@ -87,6 +88,7 @@ def plot_node(store: Store, node_id: int, path: Path | str,
     figure.suptitle(f"INT at {_node_label(node_id, names)}")
     latency_ax.set_ylabel("hop latency (µs)")
     queue_ax.set_ylabel("queue occupancy (packets)")
+    queue_ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     queue_ax.set_xlabel("time since the first report (s)" if since is None else
                         f"time (s), last {window:g} s of reports")
     for ax in (latency_ax, queue_ax):
