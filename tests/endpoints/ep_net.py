@@ -157,6 +157,27 @@ class ReduceCredits:
 
 
 @dataclass
+class DropCredits:
+    """Drops CREDITs number ``first`` to ``first + count - 1`` (a switch's credit meter
+    turning red), so the credit the receiver thinks is outstanding never arrives."""
+
+    first: int
+    count: int
+    seen: int = 0
+    dropped: int = 0
+
+    def __call__(self, frame: bytes) -> list[bytes]:
+        control = Ether(frame).getlayer(UecControl)
+        if control is None or control.ctl_type != CTL_CREDIT:
+            return [frame]
+        self.seen += 1
+        if self.first <= self.seen < self.first + self.count:
+            self.dropped += 1
+            return []
+        return [frame]
+
+
+@dataclass
 class CountData:
     """Counts the UEC data payload bytes that pass (PDS header excluded)."""
 
