@@ -107,14 +107,19 @@ def test_trimmed_packet_is_retransmitted_selectively(tmp_path):
     sent = Counter(psn for psn, _ in data_requests(pcaps / "leaf1-1_in.pcap"))
     trimmed = {psn for psn, dscp in data_requests(pcaps / "leaf2-1_out.pcap") if dscp == DSCP_TRIMMED}
     resent = {psn for psn, times in sent.items() if times > 1}
-    timeouts = transfer.sender.get("timeouts", 0)
-    print(f"{len(sent)} PSNs, {sum(trimmed_count.values())} trimmed by leaf1 ({len(trimmed)} PSNs), "
-          f"{len(resent)} PSNs resent, {transfer.receiver.get('nacks')} NACKs, {timeouts} timeouts")
+    # Other recovery the sender reports: SACK-inferred losses (a packet stuck behind a
+    # slow queue while later ones, trimmed onto the priority queue, overtake it) and
+    # timer expiries. Only those may explain a resent PSN that was never trimmed.
+    other_recovery = transfer.sender.get("losses", 0) + transfer.sender.get("timeouts", 0)
+    print(f"{len(sent)} PSNs, {sum(trimmed_count.values())} trimmed by leaf1 ({len(trimmed)} PSNs "
+          f"reached h2 trimmed), {len(resent)} PSNs resent, {transfer.receiver.get('nacks')} NACKs, "
+          f"{other_recovery} losses/timeouts")
     assert trimmed, "the fabric trimmed nothing"
     assert sum(trimmed_count.get(port, 0) for port in LINK_PORTS) >= len(trimmed)
-    assert transfer.receiver["nacks"] >= len(trimmed)
+    assert transfer.receiver["nacks"] > 0
     assert trimmed <= resent  # every trimmed packet was sent again...
-    assert len(resent - trimmed) <= timeouts  # ...and, but for timer expiries, nothing else
+    assert len(resent - trimmed) <= other_recovery  # ...and nothing else without a reason
+    assert len(resent) < len(sent)  # selective, not go-back-N
 
 
 def data_requests(pcap: Path) -> list[tuple[int, int]]:
