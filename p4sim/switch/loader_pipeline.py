@@ -280,7 +280,7 @@ def _key_builder(readers: list[tuple[int, int, int | None, int | None]]) -> Call
 
 def _table_node(rt: TableRuntime, key_fn: Callable, links: Links, hit_miss: bool,
                 meter_slot: int | None, meter_bytes: bool) -> Node:
-    lookup = rt.lookup
+    lookup = rt.fast_lookup
     counters = rt.has_direct_counter
     timeout = rt.support_timeout
     clock = rt._clock

@@ -428,6 +428,12 @@ class TableRuntime:
     def lookup(self, key: int) -> Entry | None:
         return self._unit.lookup(key)
 
+    @property
+    def fast_lookup(self) -> Callable[[int], Entry | None]:
+        """The match unit's own lookup (same result as `lookup`, one call less per
+        packet); valid for the table's lifetime, as the unit is never replaced."""
+        return self._unit.lookup
+
 
 def check_args(fn: Any, args: Any, owner: str) -> tuple:
     """Validate action data against the action's parameter widths."""
