@@ -68,9 +68,9 @@ class V1ModelPipeline:
 
     def _set(self, pkt: Any, name: str, value: int) -> None:
         """Write one standard_metadata field if the program has it (cold paths)."""
-        slot = getattr(self.std, name)
+        slot = self.std.slot(name)
         if slot is not None:
-            pkt.f[slot] = value & getattr(self.std, name + "_mask")
+            pkt.f[slot] = value & self.std.mask(name)
 
     # -- ingress -------------------------------------------------------------------------
     def ingress(self, port: int, data: bytes, instance_type: int = INSTANCE_NORMAL,
