@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from p4sim.compiler.errors import CompileError, SourceSpan
+from p4sim.compiler.limits import MAX_WIDTH
 from p4sim.compiler.tokens import (
     IDENT, INTEGER, KEYWORD, KEYWORDS, PUNCT, PUNCTUATORS, STRING, IntValue, Token,
 )
@@ -36,6 +37,9 @@ def parse_int_literal(text: str, span: SourceSpan) -> IntValue:
     signed = match.group("sign") == "s"
     if width == 0 or (signed and width < 2):
         raise CompileError(span, f"invalid width {width} in integer literal '{text}'")
+    if width > MAX_WIDTH:
+        raise CompileError(span, f"width {width} of integer literal '{text}' is too large: "
+                           f"the compiler supports widths up to {MAX_WIDTH}, as p4c does")
     return IntValue(value, width, signed)
 
 

@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
+from p4sim.compiler.limits import MAX_WIDTH
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.storage import (
     DynFieldRef, DynHeaderRef, FieldRef, HeaderRef, ParamRef, StackRef, StructRef, UnionRef)
@@ -234,6 +235,9 @@ class ExprLowerer:
         t = base.type
         if isinstance(t, IntT) and base.is_const:
             width = hi - lo + 1
+            if not 0 <= lo <= hi or width > MAX_WIDTH:
+                raise CompileError(e.span, f"slice [{hi}:{lo}] of an int constant must have "
+                                   f"0 <= low <= high and a width of at most {MAX_WIDTH}")
             return const_val((base.const >> lo) & ((1 << width) - 1), BitsT(width))
         if not isinstance(t, BitsT):
             raise CompileError(e.span, "only bit<W> and int<W> values can be sliced")

@@ -5,7 +5,7 @@ from typing import Any
 
 from p4sim.compiler import ast
 from p4sim.compiler.control_plane import ControllerHeaderInfo, StructMemberInfo
-from p4sim.compiler.errors import CompileError
+from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower.checksums import lower_checksum_control
 from p4sim.compiler.lower.context import Lowering, PacketRef
@@ -32,7 +32,7 @@ def lower_program(program: ast.Program, program_file: str) -> Lowering:
     info = build_global_scope(program, const_eval)
     lw = Lowering(info, program_file)
     lw.index_declarations(program)
-    blocks = _main_blocks(info)
+    blocks = _main_blocks(info, program_file)
     parser_decl, parser_scope = blocks["parser"]
     header_t, meta_t = _header_and_meta_types(parser_decl, parser_scope)
     std_t = _standard_metadata(info)
@@ -66,10 +66,22 @@ def _builtin_enum_names(program: ast.Program) -> set[str]:
             if isinstance(d, ast.EnumDecl) and d.span.file.endswith(BUILTIN_FILES)}
 
 
-def _main_blocks(info: GlobalInfo) -> dict[str, tuple[Any, Scope]]:
+def _end_of_file(path: str) -> SourceSpan:
+    """Where a missing declaration would go: the last line of the program file."""
+    try:
+        with open(path, encoding="utf-8") as source:
+            lines = source.read().splitlines() or [""]
+    except (OSError, UnicodeDecodeError):
+        return SourceSpan(path, 1, 1)
+    return SourceSpan(path, len(lines), len(lines[-1]) + 1, lines[-1])
+
+
+def _main_blocks(info: GlobalInfo, program_file: str) -> dict[str, tuple[Any, Scope]]:
     main = info.main
     if main is None:
-        raise CompileError(None, "the program has no 'main' package instantiation")
+        raise CompileError(_end_of_file(program_file),
+                           "the program has no 'main' package instantiation",
+                           ("v1model programs end with 'V1Switch(...) main;'",))
     if not isinstance(main.type, ast.NamedType) or main.type.name != "V1Switch":
         name = main.type.name if isinstance(main.type, ast.NamedType) else "?"
         raise CompileError(main.span, f"unsupported architecture package '{name}'; "

@@ -99,9 +99,9 @@ def calculation(body, algo: str, data: Val, span: SourceSpan, node: ast.Node,
     return name
 
 
-def field_list_for_index(lw, index: int) -> int:
+def field_list_for_index(lw, index: int, span: SourceSpan) -> int:
     if index not in lw.field_list_by_index:
-        raise CompileError(None, f"no field is annotated @field_list({index})")
+        raise CompileError(span, f"no field is annotated @field_list({index})")
     return index
 
 
@@ -140,12 +140,12 @@ def extern_function(decl: ast.ExternFunctionDecl, call: ast.MethodCall, body) ->
         elif name == "clone3":
             fl = data_field_list(body, ex.lower(args[2]), args[2].span)
         else:
-            fl = field_list_for_index(body.lw, ex.const_int(args[2]))
+            fl = field_list_for_index(body.lw, ex.const_int(args[2]), args[2].span)
         op = "clone_ingress_pkt_to_egress" if kind == "I2E" else "clone_egress_pkt_to_egress"
         body.emit(op, [J.as_param(session), J.hexstr(fl)], call)
         return None
     if name in ("resubmit_preserving_field_list", "recirculate_preserving_field_list"):
-        index = field_list_for_index(body.lw, ex.const_int(args[0]))
+        index = field_list_for_index(body.lw, ex.const_int(args[0]), args[0].span)
         body.emit(name.split("_")[0], [J.hexstr(index)], call)
         return None
     if name in ("resubmit", "recirculate"):

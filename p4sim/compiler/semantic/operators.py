@@ -13,6 +13,9 @@ BITWISE_OPS = {"&", "|", "^"}
 COMPARE_OPS = {"<", "<=", ">", ">="}
 EQUALITY_OPS = {"==", "!="}
 SHIFT_OPS = {"<<", ">>"}
+# Bound on ``int`` left shifts folded at compile time: far beyond any width a program
+# can use (2048), far below what would exhaust memory.
+MAX_CONSTANT_SHIFT = 1 << 16
 LOGIC_OPS = {"&&", "||"}
 
 
@@ -117,6 +120,11 @@ def fold_binary(op: str, a: int, b: int, operand: P4Type, result: P4Type,
     if op == "<<":
         if b < 0:
             raise CompileError(span, "negative shift amount")
+        if isinstance(result, BitsT) and b >= result.width:
+            return 0  # every bit shifted out (and a huge b would exhaust memory)
+        if b > MAX_CONSTANT_SHIFT:
+            raise CompileError(span, f"shift amount {b} is too large for a compile-time "
+                               f"int (at most {MAX_CONSTANT_SHIFT})")
         return wrap(a << b, result)
     if op == ">>":
         if b < 0:

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
+from p4sim.compiler.limits import MAX_STACK_SIZE, MAX_WIDTH
 from p4sim.compiler.semantic.types import (
     BitsT, BlockT, BoolT, EnumT, ErrorT, ExternT, FieldT, HeaderT, IntT, MatchKindT,
     P4Type, StackT, StringT, StructT, TupleT, TypeVarT, UnionT, VarbitT, VoidT)
@@ -87,6 +88,13 @@ def const_int(expr: ast.Expression, scope: Scope, const_eval: ConstEval, what: s
     return value
 
 
+def _checked_width(width: int, what: str, span: SourceSpan) -> int:
+    if width > MAX_WIDTH:
+        raise CompileError(span, f"{what} {width} is too large: the compiler supports "
+                           f"widths up to {MAX_WIDTH}, as p4c does")
+    return width
+
+
 def resolve_type(t: ast.Type, scope: Scope, const_eval: ConstEval) -> P4Type:
     """The semantic type an AST type denotes in ``scope``."""
     if isinstance(t, ast.BitType):
@@ -94,9 +102,12 @@ def resolve_type(t: ast.Type, scope: Scope, const_eval: ConstEval) -> P4Type:
         if width <= 0 or (t.signed and width < 2):
             raise CompileError(t.span, f"invalid width {width} for "
                                f"{'int' if t.signed else 'bit'} type")
-        return BitsT(width, t.signed)
+        return BitsT(_checked_width(width, "width", t.span), t.signed)
     if isinstance(t, ast.VarbitType):
-        return VarbitT(const_int(t.max_width, scope, const_eval, "a varbit width"))
+        width = const_int(t.max_width, scope, const_eval, "a varbit width")
+        if width <= 0:
+            raise CompileError(t.span, f"invalid maximum width {width} for varbit type")
+        return VarbitT(_checked_width(width, "varbit width", t.span))
     if isinstance(t, ast.IntType):
         return IntT()
     if isinstance(t, ast.BoolType):
@@ -116,6 +127,9 @@ def resolve_type(t: ast.Type, scope: Scope, const_eval: ConstEval) -> P4Type:
         size = const_int(t.size, scope, const_eval, "a header stack size")
         if size <= 0:
             raise CompileError(t.size.span, "header stack size must be positive")
+        if size > MAX_STACK_SIZE:
+            raise CompileError(t.size.span, f"header stack size {size} is too large: the "
+                               f"compiler supports up to {MAX_STACK_SIZE}, as p4c does")
         return StackT(element, size)
     if isinstance(t, ast.TupleType):
         return TupleT(tuple(resolve_type(e, scope, const_eval) for e in t.elements))
@@ -175,8 +189,17 @@ def _fields(decl, scope: Scope, const_eval: ConstEval) -> tuple[FieldT, ...]:
         if f.name in seen:
             raise CompileError(f.span, f"duplicate field '{f.name}' in '{decl.name}'")
         seen.add(f.name)
-        out.append(FieldT(f.name, resolve_type(f.type, scope, const_eval), f.annotations))
+        field_type = resolve_type(f.type, scope, const_eval)
+        if type(field_type) in _NOT_FIELD_TYPES:
+            raise CompileError(f.span, f"field '{f.name}' of '{decl.name}' cannot have type "
+                               f"'{field_type.describe()}' (fields hold data: bit<W>, int<W>, "
+                               "varbit, bool, enum, error, headers, structs, stacks, tuples)")
+        out.append(FieldT(f.name, field_type, f.annotations))
     return tuple(out)
+
+
+# Types that denote no data a struct, header or union could hold (P4_16 7.2.8).
+_NOT_FIELD_TYPES = frozenset({ExternT, BlockT, StringT, VoidT, MatchKindT, IntT})
 
 
 def _check_header_fields(decl: ast.HeaderDecl, fields: tuple[FieldT, ...]) -> None:
