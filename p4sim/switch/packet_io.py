@@ -8,7 +8,9 @@ Receiving never raises for a bad frame: runts are counted and skipped, oversized
 are truncated by the kernel to the buffer size and counted; a failed send is counted.
 The kernel strips a received 802.1Q tag into the packet's auxiliary data; it is put
 back, so the pipeline parses VLAN frames as they were on the wire (libpcap does the
-same for BMv2).
+same for BMv2).  Frames are read and written a batch per system call (recvmmsg,
+sendmmsg: see batch_receive and batch_send) where the C library allows, else one by
+one; both paths give the same frames and counters.
 """
 
 from __future__ import annotations

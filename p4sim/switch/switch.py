@@ -7,6 +7,9 @@ pipeline itself; queueing is still faithful because the traffic manager holds pa
 until their departure time and egress only takes what is due.  After each ingress the
 loop drains what became due, so an unlimited queue behaves as an idle BMv2 queue.
 
+Frames are read from a socket a batch at a time, and what a batch produces is sent
+at its end, a batch per port and system call (see _flush_tx).
+
 Other threads talk to the loop through thread-safe deques (`inject`, `packet_out`) and a
 lock around configuration changes.  Listeners run on the dataplane thread, after the
 packet that produced their event, with no switch lock held.
