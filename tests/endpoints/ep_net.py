@@ -19,8 +19,8 @@ from pathlib import Path
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
-from control.layers import (CTL_CREDIT, DSCP_TRIMMED, PDS_DATA_TYPES, UDP_PORT_UEC, UecControl,
-                            UecRequestCC)
+from control.layers import (CTL_CREDIT, CTL_CREDIT_REQUEST, DSCP_TRIMMED, PDS_DATA_TYPES,
+                            UDP_PORT_UEC, UecControl, UecRequestCC)
 from p4sim.switch.netns import ETH_P_ALL, PACKET_OUTGOING, Netns, ip
 
 REPO = Path(__file__).resolve().parents[2]
@@ -157,21 +157,29 @@ class ReduceCredits:
 
 
 @dataclass
-class DropCredits:
-    """Drops CREDITs number ``first`` to ``first + count - 1`` (a switch's credit meter
-    turning red), so the credit the receiver thinks is outstanding never arrives."""
+class DropCreditsUntilAsked:
+    """From CREDIT number ``first`` on, drops every CREDIT (a switch's credit meter
+    turning red) until the sender sends a CREDIT_REQUEST: ``back`` sits on the way to
+    the sender, ``forward`` on the way to the receiver."""
 
     first: int
-    count: int
     seen: int = 0
     dropped: int = 0
+    requests: int = 0
 
-    def __call__(self, frame: bytes) -> list[bytes]:
+    def forward(self, frame: bytes) -> list[bytes]:
+        if uec_data_entropy(frame) is None:
+            control = Ether(frame).getlayer(UecControl)
+            if control is not None and control.ctl_type == CTL_CREDIT_REQUEST:
+                self.requests += 1
+        return [frame]
+
+    def back(self, frame: bytes) -> list[bytes]:
         control = Ether(frame).getlayer(UecControl)
         if control is None or control.ctl_type != CTL_CREDIT:
             return [frame]
         self.seen += 1
-        if self.first <= self.seen < self.first + self.count:
+        if self.seen >= self.first and not self.requests:
             self.dropped += 1
             return []
         return [frame]

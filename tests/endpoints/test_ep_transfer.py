@@ -10,7 +10,7 @@ import pytest
 from endpoints.sender import payload_for
 from p4sim.switch.netns import can_run
 
-from ep_net import (RECEIVER_IP, SENDER_IP, CountData, DropCredits, DropEvery, HostPair,
+from ep_net import (RECEIVER_IP, SENDER_IP, CountData, DropCreditsUntilAsked, DropEvery, HostPair,
                     ReduceCredits, Reorder, TrimEvery, finish, wait_for_line)
 
 pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
@@ -111,15 +111,16 @@ def test_sender_sends_only_what_credit_allows_even_when_a_switch_reduces_it(tmp_
 
 
 def test_a_sender_starved_by_lost_credits_asks_for_credit_and_finishes(tmp_path):
-    # Twelve 8 KiB credits lost: more than the receiver's 32 KiB credit window, so the
-    # receiver stops granting until the sender's CREDIT_REQUEST says it is starved.
-    lost = DropCredits(first=3, count=12)
-    with HostPair("starve", middle=True) as pair, pair.forwarder(CountData(), lost):
+    # Every credit from the third on is lost until the sender asks: the credit the
+    # receiver counts as outstanding fills its window and it stops granting; only the
+    # sender's CREDIT_REQUEST (after a timeout without credit) restarts the flow.
+    lost = DropCreditsUntilAsked(first=3)
+    with HostPair("starve", middle=True) as pair, pair.forwarder(lost.forward, lost.back):
         sent, received, delivered = transfer(pair, tmp_path)
     assert delivered == payload_for(SIZE, SEED)
-    assert lost.dropped == 12
-    assert sent["credit_requests"] >= 1
-    assert sent["credits"] == received["credits"] - 12
+    assert lost.dropped >= 1 and lost.requests >= 1
+    assert sent["credit_requests"] == lost.requests
+    assert sent["credits"] == received["credits"] - lost.dropped
 
 
 def test_empty_transfer_opens_and_closes_the_flow(tmp_path):
