@@ -21,7 +21,7 @@ ARCH_STD_FIELDS = (
     "priority", "parser_error", "checksum_error")
 
 
-@dataclass
+@dataclass(slots=True)
 class ArchRequests:
     """What primitives ask the v1model architecture to do with this packet."""
 
