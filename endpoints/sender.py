@@ -74,6 +74,7 @@ class Sender:
         self._rtt = RttEstimator()
         self._closed = False
         self._last_credit = 0.0
+        self._credit_backoff = 1
         self.evs_used: set[int] = set()
         self.counts = {"retransmissions": 0, "nacks": 0, "timeouts": 0, "losses": 0,
                        "ecn_marked": 0, "packets": 0, "credits": 0, "credit_bytes": 0,
@@ -121,7 +122,7 @@ class Sender:
             if overtaken is not None:
                 wake = min(wake, overtaken + self._loss_age())
         if self._blocked_on_credit():
-            wake = min(wake, self._last_credit + self._rtt.rto)
+            wake = min(wake, self._last_credit + self._credit_patience())
         return max(wake - now, 0.0)
 
     def _summary(self, fct: float) -> TransferSummary:
@@ -179,10 +180,17 @@ class Sender:
         self.evs_used.add(ev)
         return ev
 
+    def _credit_patience(self) -> float:
+        """How long a sender without credit waits before asking: two RTTs (at least
+        5 ms), doubled for every request that went unanswered."""
+        srtt = self._rtt.srtt if self._rtt.srtt is not None else self._rtt.rto / 2
+        return max(2 * srtt, 0.005) * self._credit_backoff
+
     def _ask_for_credit(self, now: float) -> None:
-        """Credits can be lost (a switch's credit meter drops them); a sender that is
-        stalled for an RTO asks the receiver again for what it lacks."""
-        if not self._blocked_on_credit() or now - self._last_credit < self._rtt.rto:
+        """Credits can be lost (a switch's credit meter drops them) or reduced (its
+        credit bands), so what the receiver counts as outstanding never reaches us: a
+        stalled sender asks the receiver again for what it lacks."""
+        if not self._blocked_on_credit() or now - self._last_credit < self._credit_patience():
             return
         demand = max(self._pending_bytes() - self._credit.available, self.config.mss)
         self._sock.send(self._wire.control_packet(self._flow, self._pinned_ev,
@@ -190,7 +198,7 @@ class Sender:
                         self.config.dst)
         self.counts["credit_requests"] += 1
         self._last_credit = now
-        self._rtt.back_off()
+        self._credit_backoff = min(self._credit_backoff * 2, 64)
 
     # -------------------------------------------------------------- receiving
     def _handle(self, packet: Received, now: float) -> None:
@@ -220,6 +228,7 @@ class Sender:
             self.counts["credits_marked"] += pds.marked   # a switch reduced this one
             self._credit.grant(pds.credit, self._pending_bytes())
             self._last_credit = now
+            self._credit_backoff = 1
         elif kind == PDS_ACK and self._window.done:
             end = psn_of(self._initial_psn, self._window.packets)
             self._closed = self._closed or pds.cack_psn == end
