@@ -34,16 +34,14 @@ def build(json_path: Path) -> Program:
 
 def one_packet(program: Program, data: bytes) -> bytes | None:
     pkt = program.new_packet(data, 1)
-    program.parse(pkt)
-    program.verify_checksums(pkt)
-    program.ingress(pkt)
-    espec = pkt.get_std("egress_spec")
+    program.process_ingress_side(pkt)          # parse, verify checksums, ingress
+    std = program.layout.std
+    espec = pkt.f[std.egress_spec]
     if espec == 511:
         return None
-    pkt.set_std("egress_port", espec)
+    pkt.f[std.egress_port] = espec
     program.egress(pkt)
-    program.update_checksums(pkt)
-    return program.deparse(pkt)
+    return program.finish_egress_side(pkt)     # update checksums, deparse
 
 
 def run(packets: int, json_path: Path) -> dict[str, float]:
