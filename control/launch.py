@@ -367,17 +367,23 @@ class FabricNetwork:
 
     def set_link_down(self, switch: str, port: int) -> float:
         """Cut the link at ``switch``:``port`` (both ends down, as a pulled cable);
-        returns the time.monotonic() of the cut, for repair-time measurements."""
-        self._set_link(self.link_at(switch, port), "down")
-        return time.monotonic()
+        returns the time.monotonic() just before the cut, for repair-time measurements."""
+        return self._set_link(self.link_at(switch, port), "down")
 
     def set_link_up(self, switch: str, port: int) -> float:
-        self._set_link(self.link_at(switch, port), "up")
-        return time.monotonic()
+        return self._set_link(self.link_at(switch, port), "up")
 
-    def _set_link(self, link: Link, state: str) -> None:
-        for sw, port in ((link.a_switch, link.a_port), (link.b_switch, link.b_port)):
-            ip("-n", self.switch_ns, "link", "set", interface_name(sw, port), state)
+    def _set_link(self, link: Link, state: str) -> float:
+        """Both ends in one `ip -batch`, so they change together; returns when it began."""
+        commands = "".join(f"link set {interface_name(sw, port)} {state}\n"
+                           for sw, port in ((link.a_switch, link.a_port), (link.b_switch, link.b_port)))
+        began = time.monotonic()
+        done = subprocess.run(["ip", "-n", self.switch_ns, "-batch", "-"], input=commands,
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise LaunchError(f"setting link {link.a_switch}:{link.a_port}-{link.b_switch}:{link.b_port} "
+                              f"{state} failed: {done.stderr.strip()}")
+        return began
 
     # -- processes in namespaces -------------------------------------------------------
     def namespace_of(self, endpoint: str) -> str:
