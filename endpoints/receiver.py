@@ -41,6 +41,15 @@ class ReceiverConfig:
     reorder_capacity: int = 4096
     timeout: float = 60.0
 
+    def __post_init__(self) -> None:
+        # The pacer and buffer check their own arguments; these are the receiver's.
+        CreditPacer(self.credit_rate, self.credit_chunk, self.credit_window)
+        ReorderBuffer(self.reorder_capacity)
+        if self.ack_every < 1:
+            raise ValueError(f"ack_every must be >= 1 packet, got {self.ack_every}")
+        if self.timeout <= 0:
+            raise ValueError(f"timeout must be > 0 s, got {self.timeout}")
+
 
 @dataclass
 class _Peer:
@@ -261,12 +270,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    config = ReceiverConfig(bind=args.bind, port=args.port, credit_rate=args.credit_rate,
-                            credit_chunk=args.credit_chunk,
-                            credit_window=args.credit_window, ack_every=args.ack_every,
-                            timeout=args.timeout)
     try:
+        config = ReceiverConfig(bind=args.bind, port=args.port, credit_rate=args.credit_rate,
+                                credit_chunk=args.credit_chunk,
+                                credit_window=args.credit_window, ack_every=args.ack_every,
+                                timeout=args.timeout)
         sock = RawUdpSocket(args.bind, UecWire(args.port))
+    except ValueError as exc:
+        print(f"receiver: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"receiver: {exc.strerror}", file=sys.stderr)
         return 2

@@ -52,6 +52,8 @@ class SenderConfig:
             raise ValueError(f"mss must be >= 1 byte, got {self.mss}")
         if self.initial_window < 1:
             raise ValueError(f"initial_window must be >= 1 packet, got {self.initial_window}")
+        if self.timeout <= 0:
+            raise ValueError(f"timeout must be > 0 s, got {self.timeout}")
 
 
 class Sender:
@@ -285,8 +287,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.bytes is not None and args.bytes < 0:
         print(f"sender: --bytes must be >= 0, got {args.bytes}", file=sys.stderr)
         return 2
-    data = payload_for(args.bytes, args.seed) if args.bytes is not None \
-        else Path(args.file).read_bytes()
+    try:
+        data = payload_for(args.bytes, args.seed) if args.bytes is not None \
+            else Path(args.file).read_bytes()
+    except OSError as exc:
+        print(f"sender: cannot read --file {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
     try:
         config = SenderConfig(src=args.src, dst=args.dst, port=args.port,
                               ev_mode=args.ev_mode, mss=args.mss,
