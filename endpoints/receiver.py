@@ -221,9 +221,9 @@ class Receiver:
             ev = packet.sport
             if packet.is_data:
                 retrans = bool(packet.pds.retrans)
-            if packet.is_data and delivered:
-                trigger = index_of(peer.initial_psn, packet.pds.psn)
-                ack_psn_offset = (trigger - (cumulative - 1)) & 0xFFFF
+            trigger = index_of(peer.initial_psn, packet.pds.psn) if packet.is_data else -1
+            if delivered and trigger >= cumulative:   # older ones: covered by cack
+                ack_psn_offset = trigger - (cumulative - 1)
                 base = max(cumulative, trigger - (SACK_BITS - 1))
         self._send(self._wire.ack_cc_packet(peer.flow, ev, cack_psn, ack_psn_offset,
                                             self._buffer.sack(base), self._buffer.out_of_order,
