@@ -20,16 +20,16 @@ import struct
 import sys
 from typing import Callable
 
-from p4sim.switch.batch_send import _IoVec, _MMsgHdr
+from p4sim.switch.mmsghdr import IoVec, MMsgHdr, MsgHdr
 
 MSG_DONTWAIT = 0x40
 SOCKADDR_LL_SIZE = 20
 PKTTYPE_OFFSET = 10           # sockaddr_ll.sll_pkttype
 CMSG_HEADER = struct.Struct("@NII")   # cmsghdr: length, level, type
 _MSG_LEN = struct.Struct("@I")
-_MSG_LEN_OFFSET = _MMsgHdr.msg_len.offset
+_MSG_LEN_OFFSET = MMsgHdr.msg_len.offset
 _CONTROLLEN = struct.Struct("@N")
-_CONTROLLEN_OFFSET = _MMsgHdr.msg_hdr.offset + 40   # msghdr.msg_controllen (LP64)
+_CONTROLLEN_OFFSET = MMsgHdr.msg_hdr.offset + MsgHdr.msg_controllen.offset
 
 _STATUS_BYTE = 0 if sys.byteorder == "little" else 3   # low byte of a native u32
 
@@ -56,8 +56,8 @@ class BatchReceiver:
         self._control_view = memoryview(self._control).cast("B")
         self._names = (ctypes.c_char * (slots * SOCKADDR_LL_SIZE))()
         self._names_view = memoryview(self._names).cast("B")
-        self._iovecs = (_IoVec * slots)()
-        self._messages = (_MMsgHdr * slots)()
+        self._iovecs = (IoVec * slots)()
+        self._messages = (MMsgHdr * slots)()
         self._messages_view = memoryview(self._messages).cast("B")
         data_address = ctypes.addressof(self._data)
         control_address = ctypes.addressof(self._control)
@@ -74,7 +74,7 @@ class BatchReceiver:
             header.msg_name = names_address + index * SOCKADDR_LL_SIZE
             header.msg_namelen = SOCKADDR_LL_SIZE
         self._pristine = bytes(self._messages_view)
-        self._stride = ctypes.sizeof(_MMsgHdr)
+        self._stride = ctypes.sizeof(MMsgHdr)
 
     @classmethod
     def create(cls, fd: int, slots: int, frame_size: int, control_size: int,

@@ -19,42 +19,25 @@ import errno
 import struct
 from typing import Callable
 
+from p4sim.switch.mmsghdr import IoVec, MMsgHdr
+
 MAX_BATCH = 64                 # frames per sendmmsg call
 BUFFER_BYTES = 256 * 1024      # frames of one call, copied back to back
-
-
-class _IoVec(ctypes.Structure):
-    _fields_ = [("iov_base", ctypes.c_void_p), ("iov_len", ctypes.c_size_t)]
-
-
-class _MsgHdr(ctypes.Structure):
-    _fields_ = [("msg_name", ctypes.c_void_p), ("msg_namelen", ctypes.c_uint32),
-                ("msg_iov", ctypes.POINTER(_IoVec)), ("msg_iovlen", ctypes.c_size_t),
-                ("msg_control", ctypes.c_void_p), ("msg_controllen", ctypes.c_size_t),
-                ("msg_flags", ctypes.c_int)]
-
-
-class _MMsgHdr(ctypes.Structure):
-    _fields_ = [("msg_hdr", _MsgHdr), ("msg_len", ctypes.c_uint)]
-
-
-_IOVEC = struct.Struct("@PN")     # one struct iovec (pointer, size_t), native layout
+_IOVEC = struct.Struct("@PN")  # one struct iovec (pointer, size_t), native layout
 
 
 class BatchSender:
     """sendmmsg for one socket; `send(frames, start)` returns how many went out."""
 
     def __init__(self, fd: int, sendmmsg: Callable[..., int]) -> None:
-        if _IOVEC.size != ctypes.sizeof(_IoVec):
-            raise OSError("unexpected struct iovec layout")
         self._fd = fd
         self._sendmmsg = sendmmsg
         self._buffer = (ctypes.c_char * BUFFER_BYTES)()
         self._buffer_view = memoryview(self._buffer).cast("B")
         self._buffer_address = ctypes.addressof(self._buffer)
-        self._iovecs = (_IoVec * MAX_BATCH)()
+        self._iovecs = (IoVec * MAX_BATCH)()
         self._iovec_view = memoryview(self._iovecs).cast("B")
-        self._messages = (_MMsgHdr * MAX_BATCH)()
+        self._messages = (MMsgHdr * MAX_BATCH)()
         for index in range(MAX_BATCH):
             header = self._messages[index].msg_hdr
             header.msg_iov = ctypes.pointer(self._iovecs[index])
@@ -63,6 +46,8 @@ class BatchSender:
     @classmethod
     def create(cls, fd: int) -> "BatchSender | None":
         """A sender for `fd`, or None where sendmmsg is not available."""
+        if _IOVEC.size != ctypes.sizeof(IoVec):
+            return None
         try:
             libc = ctypes.CDLL(None, use_errno=True)
             sendmmsg = libc.sendmmsg
