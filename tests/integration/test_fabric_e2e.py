@@ -150,7 +150,7 @@ def test_int_reports_are_stored_by_the_collector(tmp_path):
 
 def test_link_failure_is_repaired_and_traffic_continues(tmp_path):
     with FabricNetwork(TOPOLOGY, tag="ln-e4") as net:
-        start_controller(net, POLICY)
+        controller = start_controller(net, POLICY)
         status, groups = probe(net, "leaf1", "group-ports")
         assert any(set(LINK_PORTS) <= set(ports) for ports in groups.values()), groups
         nbytes = 4 * TRANSFER_BYTES
@@ -159,20 +159,25 @@ def test_link_failure_is_repaired_and_traffic_continues(tmp_path):
                                          net.topology.switch(sw).grpc, str(net.topology.switch(sw).device_id),
                                          str(P4INFO), "2", "60"], name=f"watch-{sw}")
                     for sw in ("leaf1", "leaf2")}
-        _wait_until(lambda: running.delivered_bytes() > 0, 60, "first bytes delivered")
+        _wait_until(lambda: running.delivered_bytes() >= nbytes // 4, 60, "a quarter delivered")
         cut = net.set_link_down("leaf1", 2)
+        delivered_at_cut = running.delivered_bytes()
         repaired = {}
         for sw, watcher in watchers.items():
             assert watcher.wait(90) == 0, watcher.output
             repaired[sw] = json.loads(watcher.output.strip().splitlines()[-1])["at"] - cut
         transfer = running.finish(180)
+        # One event for the link, from whichever end the controller saw go down first.
+        reported = [controller.wait_for_line(" down repaired in ", 30)]
         before = counter(net, "leaf1", "FabricEgress.port_tx")
         after_cut = run_transfer(net, "h1", "h2", TRANSFER_BYTES // 4, tmp_path / "after")
         after = counter(net, "leaf1", "FabricEgress.port_tx")
     print(f"link leaf1:2-leaf2:2 cut: groups repaired after "
           + ", ".join(f"{sw} {t * 1000:.0f} ms" for sw, t in repaired.items())
-          + f"; transfer across the cut: {transfer.sender.get('retransmissions')} retransmissions, "
-          f"fct {transfer.sender.get('fct_s')} s")
+          + f"; transfer across the cut ({delivered_at_cut} of {nbytes} B delivered when cut): "
+          f"{transfer.sender.get('retransmissions')} retransmissions, "
+          f"fct {transfer.sender.get('fct_s')} s; the controller says: {'; '.join(reported)}")
+    assert delivered_at_cut < nbytes  # the cut fell inside the transfer
     assert_complete(transfer, nbytes)
     assert_complete(after_cut, TRANSFER_BYTES // 4)
     assert after.get(2, 0) == before.get(2, 0)  # nothing more sent into the cut link
@@ -181,7 +186,7 @@ def test_link_failure_is_repaired_and_traffic_continues(tmp_path):
 
 def test_switch_restart_is_restored(tmp_path):
     with FabricNetwork(TOPOLOGY, tag="ln-e5") as net:
-        start_controller(net, POLICY)
+        controller = start_controller(net, POLICY)
         assert_complete(run_transfer(net, "h1", "h2", TRANSFER_BYTES // 4, tmp_path / "before"),
                         TRANSFER_BYTES // 4)
         status, groups_before = probe(net, "leaf2", "group-ports")
@@ -190,8 +195,9 @@ def test_switch_restart_is_restored(tmp_path):
         restarted = time.monotonic()
         status, restored = probe(net, "leaf2", "wait-groups", "60", timeout=90)
         assert status == 0, restored
+        reported = controller.wait_for_line("fabricctl restored leaf2", 30)
         print(f"leaf2 restarted: groups restored {(restored['at'] - restarted) * 1000:.0f} ms "
-              f"after it listened again")
+              f"after it listened again; the controller says: {reported}")
         assert restored["groups"] == groups_before
         transfer = run_transfer(net, "h1", "h2", TRANSFER_BYTES // 4, tmp_path / "after")
     assert_complete(transfer, TRANSFER_BYTES // 4)
