@@ -5,7 +5,11 @@ number of bytes h1 -> h2 with the project's endpoints, once with a new entropy v
 per packet (spray) and once with one per flow (pin), a few times each; prints the
 median of each figure and how the packets split over the two parallel links. Root.
 
-    .venv/bin/python bench/fabric_transfer.py [--bytes N] [--runs N] [--queue-rate PPS]
+    .venv/bin/python bench/fabric_transfer.py [--bytes N] [--runs N] [--bottleneck-pps PPS]
+
+Two scenarios: links at full speed (the software switches are the limit), then leaf1's
+two fabric ports limited to a queue rate, where spraying can use both links' capacity
+and a pinned flow only one.
 """
 from __future__ import annotations
 
@@ -31,8 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bytes", type=int, default=256 * 1024)
     parser.add_argument("--runs", type=int, default=2)
-    parser.add_argument("--queue-rate", type=float, default=None,
-                        help="egress rate (pps) of leaf1's fabric ports, to make links a bottleneck")
+    parser.add_argument("--bottleneck-pps", type=float, default=200.0,
+                        help="egress rate of leaf1's fabric ports in the second scenario (0: skip it)")
     args = parser.parse_args(argv)
     if not can_run():
         print("bench/fabric_transfer.py: skipped, needs root and `ip netns`")
@@ -40,28 +44,35 @@ def main(argv: list[str] | None = None) -> int:
     if not P4INFO.exists():
         print(f"{P4INFO}: missing; run `make build`", file=sys.stderr)
         return 1
-    rows = []
     with tempfile.TemporaryDirectory(prefix="ln-bench-") as work, \
             FabricNetwork(TOPOLOGY, tag="ln-bench") as net:
         start_controller(net, POLICY)
-        if args.queue_rate:
-            for port in LINK_PORTS:
-                net.set_queue_rate("leaf1", port, args.queue_rate)
-        for mode in ("spray", "pin"):
-            results, split = [], {p: 0 for p in LINK_PORTS}
-            for run in range(args.runs):
-                before = _port_tx(net)
-                transfer = run_transfer(net, "h1", "h2", args.bytes, Path(work) / f"{mode}{run}",
-                                        ev_mode=mode, timeout=300)
-                after = _port_tx(net)
-                if transfer.delivered_sha256 != transfer.sender["sha256"]:
-                    raise LaunchError(f"{mode} run {run}: delivered data differs from what was sent")
+        scenarios = [("links at full speed", None)]
+        if args.bottleneck_pps:
+            scenarios.append((f"links limited to {args.bottleneck_pps:.0f} pps each", args.bottleneck_pps))
+        for title, rate in scenarios:
+            if rate:
                 for port in LINK_PORTS:
-                    split[port] += after.get(port, 0) - before.get(port, 0)
-                results.append(transfer)
-            rows.append((mode, results, split))
-    _print_table(args.bytes, rows)
+                    net.set_queue_rate("leaf1", port, rate)
+            rows = [(mode, *_measure(net, mode, args, Path(work) / title.replace(" ", "_")))
+                    for mode in ("spray", "pin")]
+            _print_table(title, args.bytes, rows)
     return 0
+
+
+def _measure(net: FabricNetwork, mode: str, args: argparse.Namespace, work: Path) -> tuple[list, list]:
+    """``args.runs`` transfers in one mode; their results and per-run link splits."""
+    results, splits = [], []
+    for run in range(args.runs):
+        before = _port_tx(net)
+        transfer = run_transfer(net, "h1", "h2", args.bytes, work / f"{mode}{run}",
+                                ev_mode=mode, timeout=300)
+        after = _port_tx(net)
+        if transfer.delivered_sha256 != transfer.sender["sha256"]:
+            raise LaunchError(f"{mode} run {run}: delivered data differs from what was sent")
+        splits.append(tuple(after.get(p, 0) - before.get(p, 0) for p in LINK_PORTS))
+        results.append(transfer)
+    return results, splits
 
 
 def _port_tx(net: FabricNetwork) -> dict[int, int]:
@@ -74,18 +85,18 @@ def _port_tx(net: FabricNetwork) -> dict[int, int]:
     return {int(k): v for k, v in json.loads(probe.output.strip().splitlines()[-1]).items()}
 
 
-def _print_table(nbytes: int, rows: list) -> None:
-    print(f"two_leaves, h1 -> h2, {nbytes} bytes per transfer, median of "
+def _print_table(title: str, nbytes: int, rows: list) -> None:
+    print(f"two_leaves, h1 -> h2, {nbytes} bytes per transfer, {title}; median of "
           f"{len(rows[0][1])} run(s) per mode")
-    print(f"  {'mode':<6} {'goodput Mb/s':>12} {'FCT s':>8} {'retransmits':>11} {'NACKs':>6} "
-          f"{'link 2 pkts':>11} {'link 3 pkts':>11}")
-    for mode, results, split in rows:
+    print(f"  {'mode':<6} {'goodput Mb/s':>12} {'FCT s':>8} {'retransmits':>11} {'NACKs':>6}  "
+          f"packets on link 2/link 3, per run")
+    for mode, results, splits in rows:
         goodput = statistics.median(r.sender["goodput_bps"] for r in results) / 1e6
         fct = statistics.median(r.sender["fct_s"] for r in results)
         retx = statistics.median(r.sender["retransmissions"] for r in results)
         nacks = statistics.median(r.receiver.get("nacks", 0) for r in results)
-        print(f"  {mode:<6} {goodput:>12.3f} {fct:>8.3f} {retx:>11.0f} {nacks:>6.0f} "
-              f"{split[2]:>11} {split[3]:>11}")
+        split = ", ".join(f"{a}/{b}" for a, b in splits)
+        print(f"  {mode:<6} {goodput:>12.3f} {fct:>8.3f} {retx:>11.0f} {nacks:>6.0f}  {split}")
 
 
 if __name__ == "__main__":
