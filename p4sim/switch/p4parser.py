@@ -84,6 +84,23 @@ def _lookahead(offset_bits: int, width: int, too_short: int) -> Callable:
     return lookahead
 
 
+_NO_CASE = object()   # sentinel: a select value no exact case lists
+
+
+def _exact_dispatch(cases: tuple, full_mask: int) -> tuple[dict, bool, Any] | None:
+    """A select whose cases are exact values (then maybe a default) as a dict lookup:
+    (value -> next state, has default, default's next state), keeping first-match
+    order; None when a masked or value-set case needs the in-order scan."""
+    table: dict[int, Any] = {}
+    for kind, value, mask, target in cases:
+        if kind == "default":
+            return table, True, target       # later cases can never match
+        if kind != "hex" or mask != full_mask:
+            return None
+        table.setdefault(value, target)
+    return table, False, None
+
+
 class ParserState:
     __slots__ = ("name", "run")
 
@@ -203,6 +220,22 @@ class ParserCompiler:
                     op(p)
                 return only
             states[sname].run = run_simple
+            return
+
+        dispatch = _exact_dispatch(cases_t, (1 << total) - 1) if not has_vset else None
+        if dispatch is not None:
+            table, has_default, default_target = dispatch
+
+            def run_exact(p):
+                for op in ops_t:
+                    op(p)
+                target = table.get(padded_key(p), _NO_CASE)
+                if target is _NO_CASE:
+                    if has_default:
+                        return default_target
+                    raise ParserFault(no_match, f"no transition matched in state {sname}")
+                return target
+            states[sname].run = run_exact
             return
 
         def run(p):
