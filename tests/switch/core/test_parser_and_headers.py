@@ -245,3 +245,24 @@ def test_extracting_a_union_member_invalidates_the_other() -> None:
     program.parse(pkt)
     assert not pkt.is_valid("u.a") and pkt.is_valid("u.b")
     assert program.deparse(pkt) == bytes.fromhex("0304")
+
+
+def test_exact_select_keeps_first_match_order_and_default() -> None:
+    """Exact cases go through a dict: a repeated value keeps its first target, and
+    cases after the default are never taken."""
+    h2 = {"name": "h2", "id": 3, "header_type": "h_t", "metadata": False}
+    states = [state("start", [extract("regular", "h")],
+                    key=[{"type": "field", "value": ["h", "kind"]}],
+                    transitions=[case("0x01", "second"), case("0x01", None),
+                                 case("0x02", None), default("second"), case("0x03", None)]),
+              state("second", [extract("regular", "h2")])]
+    doc = document(header_types=[H_TYPE],
+                   headers=[{"name": "h", "id": 2, "header_type": "h_t", "metadata": False},
+                            h2],
+                   parse_states=states, deparse_order=["h", "h2"])
+    program = Program.load(doc)
+    for first, goes_on in ((0x01, True), (0x02, False), (0x03, True), (0x7F, True)):
+        pkt = program.new_packet(bytes([first, 0, 9, 9]), 0)
+        program.parse(pkt)
+        assert pkt.is_valid("h2") is goes_on, hex(first)
+        assert pkt.get_std("parser_error") == 0
