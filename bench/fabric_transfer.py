@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{P4INFO}: missing; run `make build`", file=sys.stderr)
         return 1
     with tempfile.TemporaryDirectory(prefix="ln-bench-") as work, \
-            FabricNetwork(TOPOLOGY, tag="ln-bench") as net:
+            FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-bench") as net:
         start_controller(net, POLICY)
         scenarios = [("links at full speed", None)]
         if args.bottleneck_pps:

@@ -4,6 +4,7 @@ is cut and a switch restarted under the controller. Root; each test its own fabr
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 import sqlite3
 import sys
@@ -75,7 +76,7 @@ def policy_with(tmp_path: Path, **changes: dict) -> Path:
 
 
 def test_sprayed_transfer_delivers_every_byte_in_order_over_both_links(tmp_path):
-    with FabricNetwork(TOPOLOGY, tag="ln-e1") as net:
+    with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-e1") as net:
         start_controller(net, POLICY)
         before = counter(net, "leaf1", "FabricEgress.port_tx")
         transfer = run_transfer(net, "h1", "h2", TRANSFER_BYTES, tmp_path, ev_mode="spray")
@@ -97,7 +98,7 @@ def test_trimmed_packet_is_retransmitted_selectively(tmp_path):
     policy = policy_with(tmp_path, trim={"threshold": 6})
     pcaps = tmp_path / "pcap"
     pcaps.mkdir()
-    with FabricNetwork(TOPOLOGY, tag="ln-e2", switch_args=("--pcap", str(pcaps))) as net:
+    with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-e2", switch_args=("--pcap", str(pcaps))) as net:
         start_controller(net, policy)
         for port in LINK_PORTS:
             net.set_queue_rate("leaf1", port, 300)
@@ -133,7 +134,7 @@ def data_requests(pcap: Path) -> list[tuple[int, int]]:
 
 def test_int_reports_are_stored_by_the_collector(tmp_path):
     db = tmp_path / "reports.sqlite"
-    with FabricNetwork(TOPOLOGY, tag="ln-e3") as net:
+    with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-e3") as net:
         collector = start_collector(net, db)
         start_controller(net, POLICY)
         transfer = run_transfer(net, "h1", "h2", TRANSFER_BYTES // 4, tmp_path)
@@ -149,7 +150,7 @@ def test_int_reports_are_stored_by_the_collector(tmp_path):
 
 
 def test_link_failure_is_repaired_and_traffic_continues(tmp_path):
-    with FabricNetwork(TOPOLOGY, tag="ln-e4") as net:
+    with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-e4") as net:
         controller = start_controller(net, POLICY)
         status, groups = probe(net, "leaf1", "group-ports")
         assert any(set(LINK_PORTS) <= set(ports) for ports in groups.values()), groups
@@ -185,7 +186,7 @@ def test_link_failure_is_repaired_and_traffic_continues(tmp_path):
 
 
 def test_switch_restart_is_restored(tmp_path):
-    with FabricNetwork(TOPOLOGY, tag="ln-e5") as net:
+    with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-e5") as net:
         controller = start_controller(net, POLICY)
         assert_complete(run_transfer(net, "h1", "h2", TRANSFER_BYTES // 4, tmp_path / "before"),
                         TRANSFER_BYTES // 4)

@@ -3,6 +3,7 @@ P4Runtime, kill/restart, link state, and nothing left behind."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -35,9 +36,9 @@ def _has_pipeline(net: FabricNetwork, switch: str) -> bool:
 
 def test_fabric_comes_up_wired_as_the_topology_says_and_leaves_nothing_behind():
     topology = load_topology(str(TOPOLOGY))
-    with FabricNetwork(topology, tag="ln-t1") as net:
+    with FabricNetwork(topology, tag=f"ln{os.getpid()}-t1") as net:
         namespaces = set(net.namespaces())
-        assert namespaces == {"ln-t1-sw", "ln-t1-h1", "ln-t1-h2", "ln-t1-col"}
+        assert namespaces == {f"ln{os.getpid()}-t1-{n}" for n in ("sw", "h1", "h2", "col")}
         assert namespaces <= _namespaces()
         links = {l["ifname"]: l for l in _ip_json("-n", net.switch_ns, "link", "show")}
         for switch in topology.switches:
@@ -62,11 +63,11 @@ def test_fabric_comes_up_wired_as_the_topology_says_and_leaves_nothing_behind():
         for switch in topology.switches:
             assert net.switch_process(switch.name).running()
             assert _has_pipeline(net, switch.name) is False  # answers P4Runtime, no program yet
-    assert not any(n.startswith("ln-t1-") for n in _namespaces())
+    assert not any(n.startswith(f"ln{os.getpid()}-t1-") for n in _namespaces())
 
 
 def test_kill_restart_and_link_state():
-    with FabricNetwork(TOPOLOGY, tag="ln-t2") as net:
+    with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-t2") as net:
         first_pid = net.switch_process("leaf2").pid
         net.kill_switch("leaf2")
         assert not net.switch_process("leaf2").running()
@@ -84,23 +85,23 @@ def test_kill_restart_and_link_state():
         assert "UP" in links["leaf1-3"]["flags"] and "UP" in links["leaf2-3"]["flags"]
         with pytest.raises(LaunchError, match="no link at leaf1:1"):
             net.set_link_down("leaf1", 1)
-    assert not any(n.startswith("ln-t2-") for n in _namespaces())
+    assert not any(n.startswith(f"ln{os.getpid()}-t2-") for n in _namespaces())
 
 
 def test_cleanup_also_after_a_failure_inside():
     with pytest.raises(RuntimeError, match="boom"):
-        with FabricNetwork(TOPOLOGY, tag="ln-t3") as net:
+        with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-t3") as net:
             sleeper = net.host_exec("h1", ["sleep", "600"])
             raise RuntimeError("boom")
     assert sleeper.popen.poll() is not None
-    assert not any(n.startswith("ln-t3-") for n in _namespaces())
+    assert not any(n.startswith(f"ln{os.getpid()}-t3-") for n in _namespaces())
 
 
 def test_a_switch_that_cannot_start_is_reported_and_cleaned_up(tmp_path):
     with pytest.raises(LaunchError, match="leaf1"):
-        with FabricNetwork(TOPOLOGY, tag="ln-t4", switch_binary="/bin/false", ready_timeout=10):
+        with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-t4", switch_binary="/bin/false", ready_timeout=10):
             pass
-    assert not any(n.startswith("ln-t4-") for n in _namespaces())
+    assert not any(n.startswith(f"ln{os.getpid()}-t4-") for n in _namespaces())
 
 
 def test_interface_names_that_do_not_fit_are_refused():
