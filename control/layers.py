@@ -506,7 +506,7 @@ class UecNack(UecPds):
         IntField("nack_psn", 0),
         ShortField("spdcid", 0),
         ShortField("dpdcid", 0),
-        XIntField("payload", 0),
+        XIntField("nack_payload", 0),  # not "payload": that name is scapy's own
     ]
 
 

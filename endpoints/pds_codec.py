@@ -78,13 +78,8 @@ class HeaderCodec:
                                        and not field._evalcond(layer(**fixed))):
                 continue
             all_ones = (1 << _field_bits(field)) - 1
-            try:
-                probe = _built(layer, fixed, field.name, all_ones)
-                zero = _built(layer, fixed, field.name, 0)
-            except TypeError:
-                # scapy cannot build UecNack with its field "payload" set (the name
-                # clashes with Packet.payload); the endpoints never set it either.
-                continue
+            probe = _built(layer, fixed, field.name, all_ones)
+            zero = _built(layer, fixed, field.name, 0)
             if probe.bit_length() > 8 * self.length or zero.bit_length() > 8 * self.length:
                 continue   # the value changed the layout (a selector field)
             mask = probe ^ zero
