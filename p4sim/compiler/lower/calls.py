@@ -160,9 +160,11 @@ def _is_type_var(t: ast.Type, scope) -> bool:
 
 def inline_action(decl: ast.ActionDecl, decl_scope, args: tuple[ast.Argument, ...],
                   body, span: SourceSpan) -> None:
+    from p4sim.compiler.lower.tables import declare_called_action
     bound = bind_arguments(decl.params, args, f"action '{decl.name}'", span)
     scope = decl_scope.child()
     bind_parameters(decl.params, bound, body, scope, f"action '{decl.name}'")
+    declare_called_action(body.lw, decl, decl_scope, body.expr)
     inner = body.with_scope(scope)
     inner.return_jumps.append([])
     inner.return_targets.append(None)

@@ -2,6 +2,7 @@
 resources (action profiles/selectors, direct counters and meters)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from p4sim.compiler import ast
@@ -34,7 +35,6 @@ def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
     leading ones ``bound`` to arguments (evaluated in ``caller_scope``)."""
     scope = decl_scope.child()
     runtime: list[tuple[str, int]] = []
-    params = []
     body = StatementLowerer(lw, scope)
     if bound:
         from p4sim.compiler.lower.calls import bind_parameters
@@ -55,7 +55,6 @@ def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
                                f"{t.describe()}")
         scope.declare(p.name, ParamRef(len(runtime), t))
         runtime.append((p.name, bit_width(t)))
-        params.append(ActionParamInfo(p.name, bit_width(t), **cp_extras(p.annotations)))
     body.return_jumps.append([])
     body.return_targets.append(None)
     body.statements(decl.body.statements)
@@ -64,11 +63,54 @@ def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
     name = action_name(decl, decl_scope)
     action = lw.new_action(name, runtime, body.out)
     lw.remember_order("action", name, decl)
-    if name not in lw.cp_actions:
-        info = ActionInfo(name, tuple(params), **cp_extras(decl.annotations))
-        lw.cp_actions[name] = info
-        lw.cp.actions.append(info)
+    declare_action(lw, name, decl, action_param_infos(decl.params[len(bound):], body.expr),
+                   from_table=True)
     return action
+
+
+def action_param_infos(params: tuple[ast.Parameter, ...], expr: ExprLowerer
+                       ) -> list[ActionParamInfo]:
+    """The P4Info parameters among ``params``; those of types with no P4Runtime
+    encoding (p4c rejects them) are left out."""
+    out = []
+    for p in params:
+        t = expr.resolve(p.type)
+        if isinstance(t, (BitsT, BoolT, EnumT)):
+            out.append(ActionParamInfo(p.name, bit_width(t), **cp_extras(p.annotations)))
+    return out
+
+
+def declare_action(lw: Lowering, name: str, decl: ast.ActionDecl,
+                   params: list[ActionParamInfo], from_table: bool) -> None:
+    """List an action in the control-plane model once, whether a table uses it or it is
+    called directly (from an apply block or another action): p4c writes P4Info after
+    its front end, which drops only unused actions. When a table uses the action, its
+    parameters are the ones the table's entries supply (the table's view wins over a
+    direct call's, whichever the lowering meets first)."""
+    known = lw.cp_actions.get(name)
+    if known is not None and (known.from_table or not from_table):
+        return
+    info = ActionInfo(name, tuple(params), **cp_extras(decl.annotations))
+    if known is not None:
+        lw.cp.actions[lw.cp.actions.index(known.info)] = info
+    else:
+        lw.cp.actions.append(info)
+    lw.cp_actions[name] = _DeclaredAction(info, from_table)
+
+
+@dataclass(frozen=True)
+class _DeclaredAction:
+    info: ActionInfo
+    from_table: bool
+
+
+def declare_called_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
+                          expr: ExprLowerer) -> None:
+    """The control-plane side of a direct call of an action: all its parameters, as
+    p4c lists every parameter of an action it keeps."""
+    name = action_name(decl, decl_scope)
+    lw.remember_order("action", name, decl)
+    declare_action(lw, name, decl, action_param_infos(decl.params, expr), from_table=False)
 
 
 def find_action(scope: Scope, ref: ast.ActionRef, table: str) -> tuple[ast.ActionDecl, Scope]:
