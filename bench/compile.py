@@ -6,11 +6,20 @@ A program that fails to compile is reported and the run goes on. Programs slower
 the 0.3 s aim are flagged. ``--strict`` turns failures and slow ``p4src`` programs into
 exit status 1.
 
-Run: ``.venv/bin/python bench/compile.py [--repeat N] [--strict] [PROGRAM.p4 ...]``
+Python byte-code: an installed compiler runs from cached byte-code (``__pycache__``),
+but a shell with ``PYTHONDONTWRITEBYTECODE`` set recompiles every module of the compiler
+at each start, which costs about 0.1 s. By default the bench times the installed case:
+the compilers run with a byte-code cache of their own (``PYTHONPYCACHEPREFIX`` in a
+temporary directory, warmed by one untimed run). ``--no-bytecode-cache`` times the
+other case.
+
+Run: ``.venv/bin/python bench/compile.py [--repeat N] [--strict] [--no-bytecode-cache]
+[PROGRAM.p4 ...]``
 """
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -55,14 +64,28 @@ def find_p4sim_compile() -> str | None:
     return shutil.which("p4sim-compile")
 
 
-def compile_once(compiler: str, program: Path, out_dir: Path) -> Outcome:
+def compiler_environment(bytecode_cache: Path | None) -> dict[str, str]:
+    """The environment the compilers run in: with a private byte-code cache, or with
+    byte-code writing off (what a shell with PYTHONDONTWRITEBYTECODE gets)."""
+    env = dict(os.environ)
+    if bytecode_cache is None:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.pop("PYTHONPYCACHEPREFIX", None)
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(bytecode_cache)
+    return env
+
+
+def compile_once(compiler: str, program: Path, out_dir: Path,
+                 env: dict[str, str] | None = None) -> Outcome:
     stem = program.stem
     command = [compiler, "--arch", "v1model", "-o", str(out_dir / f"{stem}.json"),
                "--p4runtime-files", str(out_dir / f"{stem}.p4info.txtpb"), str(program)]
     start = time.perf_counter()
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_SECONDS,
-                                check=False)
+                                check=False, env=env)
     except subprocess.TimeoutExpired:
         return Outcome(None, f"timeout after {TIMEOUT_SECONDS:.0f} s")
     except OSError as error:
@@ -83,7 +106,7 @@ def failure_summary(output: str) -> str:
     return (located[0] if located else lines[-1])[:100]
 
 
-def startup_floor(compiler: str, repeat: int) -> Outcome:
+def startup_floor(compiler: str, repeat: int, env: dict[str, str] | None = None) -> Outcome:
     """Wall time of ``COMPILER --help``: process start and imports, the part of every
     row that does not depend on the program."""
     best: float | None = None
@@ -91,7 +114,7 @@ def startup_floor(compiler: str, repeat: int) -> Outcome:
         start = time.perf_counter()
         try:
             result = subprocess.run([compiler, "--help"], capture_output=True,
-                                    timeout=TIMEOUT_SECONDS, check=False)
+                                    timeout=TIMEOUT_SECONDS, check=False, env=env)
         except (OSError, subprocess.TimeoutExpired) as error:
             return Outcome(None, f"cannot run {compiler} --help: {error}")
         elapsed = time.perf_counter() - start
@@ -101,13 +124,14 @@ def startup_floor(compiler: str, repeat: int) -> Outcome:
     return Outcome(best)
 
 
-def measure(compiler: str, program: Path, repeat: int) -> Outcome:
+def measure(compiler: str, program: Path, repeat: int,
+            env: dict[str, str] | None = None) -> Outcome:
     if not program.is_file():
         return Outcome(None, "no such file")
     best: float | None = None
     with tempfile.TemporaryDirectory(prefix="bench-compile-") as tmp:
         for _ in range(repeat):
-            outcome = compile_once(compiler, program, Path(tmp))
+            outcome = compile_once(compiler, program, Path(tmp), env)
             if outcome.error is not None:
                 return outcome
             assert outcome.seconds is not None
@@ -130,6 +154,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="runs per program; the best is reported (default 3)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 if a program fails or a p4src program is slow")
+    parser.add_argument("--no-bytecode-cache", dest="bytecode_cache", action="store_false",
+                        help="run p4sim-compile without cached byte-code (every module "
+                        "recompiled at each start)")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -148,7 +175,19 @@ def main(argv: list[str] | None = None) -> int:
         print("no programs to compile")
         return 0
 
-    floor = startup_floor(p4sim, args.repeat)
+    with tempfile.TemporaryDirectory(prefix="bench-compile-pycache-") as cache:
+        env = compiler_environment(Path(cache) if args.bytecode_cache else None)
+        if args.bytecode_cache:
+            with tempfile.TemporaryDirectory(prefix="bench-compile-warm-") as warm:
+                compile_once(p4sim, programs[0], Path(warm), env)  # fills the cache
+        print("byte-code: " + ("cached (as installed)" if args.bytecode_cache
+                               else "not cached (PYTHONDONTWRITEBYTECODE=1)"))
+        return run_table(args, programs, p4sim, p4c, env)
+
+
+def run_table(args: argparse.Namespace, programs: list[Path], p4sim: str, p4c: str | None,
+              env: dict[str, str]) -> int:
+    floor = startup_floor(p4sim, args.repeat, env)
     print(f"start-up floor (p4sim-compile --help): {floor.cell().strip()}")
     if p4c:
         print(f"start-up floor (p4c-bm2-ss --help): {startup_floor(p4c, args.repeat).cell().strip()}")
@@ -160,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     failures = slow = 0
     p4src = (REPO / "p4src").resolve()
     for program in programs:
-        ours = measure(p4sim, program, args.repeat)
+        ours = measure(p4sim, program, args.repeat, env)
         row = f"{display_name(program):<{width}}  {ours.cell():<24}"
         if p4c:
             row += f"  {measure(p4c, program, args.repeat).cell()}"
