@@ -187,6 +187,9 @@ class FabricNetwork:
             self.topology, self.topology_path = topology, None
         else:
             self.topology, self.topology_path = load_topology(str(topology)), Path(topology).resolve()
+        for switch in self.topology.switches:  # refuse a bad name before touching anything
+            for port in self.topology.all_ports(switch.name):
+                interface_name(switch.name, port)
         self.tag = tag or f"ln{os.getpid()}"
         self.switch_binary = switch_binary or default_switch_binary()
         self.cli = default_cli_binary(self.switch_binary)
@@ -202,9 +205,6 @@ class FabricNetwork:
         self._switches: dict[str, ManagedProcess] = {}
         self._processes: list[ManagedProcess] = []
         self._thrift_ports = {s.name: FIRST_THRIFT_PORT + i for i, s in enumerate(self.topology.switches)}
-        for switch in self.topology.switches:  # fail on a bad name before touching anything
-            for port in self._ports_of(switch.name):
-                interface_name(switch.name, port)
 
     # -- lifecycle ---------------------------------------------------------------------
     def __enter__(self) -> "FabricNetwork":
@@ -227,7 +227,7 @@ class FabricNetwork:
         for namespace in reversed(list(self._namespaces.values())):
             namespace.close()
         self._namespaces.clear()
-        if self._own_log_dir:
+        if self._own_log_dir and self.log_dir.exists():
             for path in self.log_dir.glob("*"):
                 path.unlink()
             self.log_dir.rmdir()
@@ -278,17 +278,10 @@ class FabricNetwork:
     def _all_endpoints(self) -> list[Endpoint]:
         return list(self.endpoints.values()) + ([self.collector] if self.collector else [])
 
-    def _ports_of(self, switch: str) -> list[int]:
-        ports = [e.port for e in self._all_endpoints() if e.switch == switch]
-        for link in self.topology.links:
-            ports += [p for s, p in ((link.a_switch, link.a_port), (link.b_switch, link.b_port))
-                      if s == switch]
-        return sorted(ports)
-
     # -- switches ----------------------------------------------------------------------
     def switch_command(self, switch: Switch) -> list[str]:
         """The $SWITCH command line for ``switch`` (run inside the switch namespace)."""
-        interfaces = [arg for port in self._ports_of(switch.name)
+        interfaces = [arg for port in sorted(self.topology.all_ports(switch.name))
                       for arg in ("-i", f"{port}@{interface_name(switch.name, port)}")]
         return [self.switch_binary, "--no-p4", "--device-id", str(switch.device_id),
                 "--thrift-port", str(self._thrift_ports[switch.name]), *interfaces,

@@ -1,14 +1,15 @@
-"""End-to-end fabric tests: real switches on veth pairs in network namespaces (root)."""
-from __future__ import annotations
+"""End-to-end fabric tests: real switches on veth pairs in network namespaces (root).
 
-from pathlib import Path
+Tests marked ``netns`` are skipped where they cannot run (not root, no `ip netns`)."""
+from __future__ import annotations
 
 import pytest
 
 from p4sim.switch.netns import can_run
 
-ROOT = Path(__file__).resolve().parents[2]
-TWO_LEAVES = ROOT / "topologies/two_leaves.toml"
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "netns: needs root and network namespaces")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -16,5 +17,5 @@ def pytest_collection_modifyitems(config, items):
         return
     skip = pytest.mark.skip(reason="needs root and `ip netns` (network namespaces, veth pairs)")
     for item in items:
-        if Path(str(item.fspath)).parent == Path(__file__).parent:
+        if item.get_closest_marker("netns"):
             item.add_marker(skip)

@@ -21,6 +21,7 @@ from control.layers import DSCP_TRIMMED, UecRequest
 from control.launch import (FabricNetwork, Transfer, run_transfer, start_collector, start_controller,
                             start_transfer)
 
+pytestmark = pytest.mark.netns
 ROOT = Path(__file__).resolve().parents[2]
 TOPOLOGY = ROOT / "topologies/two_leaves.toml"
 POLICY = ROOT / "topologies/two_leaves.policy.toml"

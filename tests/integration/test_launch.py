@@ -13,6 +13,7 @@ import pytest
 from control.launch import GATEWAY_IP, FabricNetwork, LaunchError, interface_name
 from control.topology import load_topology, router_mac
 
+pytestmark = pytest.mark.netns
 ROOT = Path(__file__).resolve().parents[2]
 TOPOLOGY = ROOT / "topologies/two_leaves.toml"
 PROBE = str(Path(__file__).with_name("fabric_probe.py"))
@@ -102,8 +103,3 @@ def test_a_switch_that_cannot_start_is_reported_and_cleaned_up(tmp_path):
         with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-t4", switch_binary="/bin/false", ready_timeout=10):
             pass
     assert not any(n.startswith(f"ln{os.getpid()}-t4-") for n in _namespaces())
-
-
-def test_interface_names_that_do_not_fit_are_refused():
-    with pytest.raises(LaunchError, match="longer than 15"):
-        interface_name("a-very-long-switch", 1)
