@@ -15,6 +15,10 @@ Layout (one FabricNetwork):
 Switches run the Makefile's $SWITCH (p4sim-switch, or simple_switch_grpc with
 TARGET=bmv2) with the same flags either way. Everything started here is stopped and
 every namespace deleted on exit, also on failure.
+
+By hand: ``sudo .venv/bin/python -m control.launch topologies/two_leaves.toml --policy
+topologies/two_leaves.policy.toml`` keeps a programmed fabric up until Ctrl-C; then e.g.
+``ip netns exec ln<pid>-h2 .venv/bin/python -m endpoints.receiver --bind 10.0.2.1``.
 """
 from __future__ import annotations
 
@@ -236,7 +240,7 @@ class FabricNetwork:
         self._add_namespace(self.switch_ns)
         for link in self.topology.links:
             self._add_link(link)
-        for endpoint in self._all_endpoints():
+        for endpoint in self.all_endpoints():
             self._add_endpoint(endpoint)
         for switch in self.topology.switches:
             self._start_switch(switch)
@@ -275,7 +279,8 @@ class FabricNetwork:
                      ("route", "add", "default", "via", GATEWAY_IP, "dev", "eth0", "onlink")):
             ip("-n", ns, *args)
 
-    def _all_endpoints(self) -> list[Endpoint]:
+    def all_endpoints(self) -> list[Endpoint]:
+        """Hosts, then the collector if there is one."""
         return list(self.endpoints.values()) + ([self.collector] if self.collector else [])
 
     # -- switches ----------------------------------------------------------------------
@@ -553,6 +558,41 @@ def _collector_endpoint(topology: Topology) -> Endpoint | None:
     return Endpoint(collector.name, collector.ip, collector.mac, collector.switch, collector.port)
 
 
+def main(argv: list[str] | None = None) -> int:
+    """`python -m control.launch TOPOLOGY [--policy P] [--collector-db F]`: bring a fabric
+    up (and program it), print where everything is, keep it until Ctrl-C."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m control.launch", description=main.__doc__.splitlines()[0])
+    parser.add_argument("topology")
+    parser.add_argument("--policy", help="run fabricctl with this policy once the switches listen")
+    parser.add_argument("--collector-db", help="run the collector, storing reports in this SQLite file")
+    parser.add_argument("--tag", help="namespace name prefix (default ln<pid>)")
+    args = parser.parse_args(argv)
+    if os.geteuid() != 0:
+        print("python -m control.launch needs root (network namespaces, veth pairs)", file=sys.stderr)
+        return 1
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with FabricNetwork(args.topology, tag=args.tag) as net:
+        if args.collector_db:
+            start_collector(net, args.collector_db)
+        if args.policy:
+            start_controller(net, args.policy)
+        print(f"switches in namespace {net.switch_ns}: "
+              + ", ".join(f"{s.name} ({s.grpc})" for s in net.topology.switches))
+        for endpoint in net.all_endpoints():
+            print(f"{endpoint.name} {endpoint.ip} in namespace {net.namespace_of(endpoint.name)}")
+        print(f"logs in {net.log_dir}; Ctrl-C to tear everything down", flush=True)
+        stop.wait()
+    return 0
+
+
 __all__ = ["FabricNetwork", "Endpoint", "LaunchError", "ManagedProcess", "GATEWAY_IP",
            "interface_name", "default_switch_binary", "NetnsError", "Transfer",
            "start_controller", "start_collector", "start_transfer", "run_transfer", "RunningTransfer"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
