@@ -46,6 +46,13 @@ def is_const(fn: Expr) -> bool:
     return hasattr(fn, "constant")
 
 
+def _with_test(fn: Expr, slot: int, mask: int, value: int, equal: bool) -> Expr:
+    """Tag a boolean expression with the field test it is: (f[slot] & mask) == value
+    (or != when not `equal`), so that a conditional node can evaluate it inline."""
+    fn.test = (slot, mask, value, equal)  # type: ignore[attr-defined]
+    return fn
+
+
 def _read_field(slot: int, width: int, signed: bool) -> Expr:
     if signed:
         top = 1 << (width - 1)
@@ -281,7 +288,11 @@ class ExprCompiler:
             return lambda p, a: bool(lf(p, a)) or bool(rf(p, a))
         if name == "not":
             rf = self.data(right, where, n_args)
-            return lambda p, a: not rf(p, a)
+            negated = lambda p, a: not rf(p, a)  # noqa: E731
+            test = getattr(rf, "test", None)
+            if test is not None:
+                return _with_test(negated, test[0], test[1], test[2], not test[3])
+            return negated
         if name == "~":
             rf = self.data(right, where, n_args)
             return lambda p, a: ~rf(p, a)
@@ -289,7 +300,7 @@ class ExprCompiler:
             rf = self.data(right, where, n_args)
             slot = getattr(rf, "slot", None)
             if slot is not None:
-                return lambda p, a: p.f[slot] != 0
+                return _with_test(lambda p, a: p.f[slot] != 0, slot, -1, 0, False)
             return lambda p, a: rf(p, a) != 0
         if name == "b2d":
             rf = self.data(right, where, n_args)
@@ -350,17 +361,25 @@ def _binary(name: str, lf: Expr, rf: Expr) -> Expr:
         c = rf.constant
         if lslot is not None:
             if name == "&":
-                return lambda p, a: p.f[lslot] & c
+                masked = lambda p, a: p.f[lslot] & c  # noqa: E731
+                masked.masked = (lslot, c)  # type: ignore[attr-defined]
+                return masked
             if name == "==":
-                return lambda p, a: p.f[lslot] == c
+                return _with_test(lambda p, a: p.f[lslot] == c, lslot, -1, c, True)
             if name == "!=":
-                return lambda p, a: p.f[lslot] != c
+                return _with_test(lambda p, a: p.f[lslot] != c, lslot, -1, c, False)
             if name == "+":
                 return lambda p, a: p.f[lslot] + c
             if name == ">":
                 return lambda p, a: p.f[lslot] > c
             if name == "<":
                 return lambda p, a: p.f[lslot] < c
+        masked_read = getattr(lf, "masked", None)
+        if masked_read is not None and name in ("==", "!="):
+            mslot, m = masked_read
+            if name == "==":
+                return _with_test(lambda p, a: p.f[mslot] & m == c, mslot, m, c, True)
+            return _with_test(lambda p, a: p.f[mslot] & m != c, mslot, m, c, False)
         if name == "&":
             return lambda p, a: lf(p, a) & c
         if name == "+":

@@ -220,9 +220,7 @@ class PipelineBuilder:
                 setattr(links, attr, all_nodes.get(target) if target is not None else None)
         self._pending.append(link)
 
-        def conditional(p):
-            return links.true if expr(p, None) else links.false
-        nodes[name] = conditional
+        nodes[name] = _conditional_node(expr, links)
 
     def build_action_call(self, call: dict, nodes: dict[str, Node]) -> None:
         name = require(call, "name", "action_calls", str)
@@ -247,6 +245,34 @@ class PipelineBuilder:
         pending, self._pending = self._pending, []
         for step in pending:
             step(nodes)
+
+
+def _conditional_node(expr: Callable, links: Links) -> Node:
+    """A conditional's node; a plain field test (isValid(), x == c, x & m != c...) is
+    evaluated inline rather than through its expression closure: big programs run
+    dozens of these per packet."""
+    test = getattr(expr, "test", None)
+    if test is None:
+        def conditional(p):
+            return links.true if expr(p, None) else links.false
+        return conditional
+    slot, mask, value, equal = test
+    if mask == -1 and equal:
+        def conditional_eq(p):
+            return links.true if p.f[slot] == value else links.false
+        return conditional_eq
+    if mask == -1:
+        def conditional_ne(p):
+            return links.true if p.f[slot] != value else links.false
+        return conditional_ne
+    if equal:
+        def conditional_masked_eq(p):
+            return links.true if p.f[slot] & mask == value else links.false
+        return conditional_masked_eq
+
+    def conditional_masked_ne(p):
+        return links.true if p.f[slot] & mask != value else links.false
+    return conditional_masked_ne
 
 
 def _key_builder(readers: list[tuple[int, int, int | None, int | None]]) -> Callable[[Any], int]:
