@@ -5,21 +5,20 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
 import sqlite3
 import sys
 import time
 import tomllib
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from scapy.layers.inet import IP, UDP
 from scapy.utils import rdpcap
 
-from control.layers import DSCP_TRIMMED, UecRequest
-
 from control.launch import (FabricNetwork, Transfer, run_transfer, start_collector, start_controller,
                             start_transfer)
+from control.layers import DSCP_TRIMMED, UecRequest
 
 pytestmark = pytest.mark.netns
 ROOT = Path(__file__).resolve().parents[2]
