@@ -29,7 +29,7 @@ TOPOLOGY = ROOT / "topologies/two_leaves.toml"
 POLICY = ROOT / "topologies/two_leaves.policy.toml"
 P4INFO = ROOT / "build/fabric.p4info.txtpb"
 LINK_PORTS = (2, 3)
-PROBE = ROOT / "tests/integration/fabric_probe.py"
+PROBE = ("-m", "control.probe")  # reads P4Runtime state inside the switch namespace
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,7 +79,7 @@ def _measure(net: FabricNetwork, mode: str, args: argparse.Namespace, work: Path
 def _port_tx(net: FabricNetwork) -> dict[int, int]:
     """leaf1's per-port transmit counters, read inside the switch namespace."""
     leaf1 = net.topology.switch("leaf1")
-    probe = net.switch_exec([sys.executable, str(PROBE), "counter", leaf1.grpc, str(leaf1.device_id),
+    probe = net.switch_exec([sys.executable, *PROBE, "counter", leaf1.grpc, str(leaf1.device_id),
                              str(P4INFO), "FabricEgress.port_tx"])
     if probe.wait(60) != 0:
         raise LaunchError(f"reading counters failed:\n{probe.output}")

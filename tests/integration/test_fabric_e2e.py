@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TOPOLOGY = ROOT / "topologies/two_leaves.toml"
 POLICY = ROOT / "topologies/two_leaves.policy.toml"
 P4INFO = ROOT / "build/fabric.p4info.txtpb"
-PROBE = str(Path(__file__).with_name("fabric_probe.py"))
+PROBE = ("-m", "control.probe")  # reads P4Runtime state inside the switch namespace
 LINK_PORTS = (2, 3)  # leaf1:2-leaf2:2 and leaf1:3-leaf2:3
 TRANSFER_BYTES = 64 * 1024
 
@@ -41,7 +41,7 @@ def probe(net: FabricNetwork, switch: str, *args: str, timeout: float = 60) -> t
     sw = net.topology.switch(switch)
     command, rest = args[0], args[1:]
     extra = [] if command == "pipeline" else [str(P4INFO)]
-    process = net.switch_exec([sys.executable, PROBE, command, sw.grpc, str(sw.device_id), *extra, *rest])
+    process = net.switch_exec([sys.executable, *PROBE, command, sw.grpc, str(sw.device_id), *extra, *rest])
     status = process.wait(timeout)
     lines = process.output.strip().splitlines()
     try:
@@ -156,7 +156,7 @@ def test_link_failure_is_repaired_and_traffic_continues(tmp_path):
         assert any(set(LINK_PORTS) <= set(ports) for ports in groups.values()), groups
         nbytes = 4 * TRANSFER_BYTES
         running = start_transfer(net, "h1", "h2", nbytes, tmp_path, ev_mode="spray")
-        watchers = {sw: net.switch_exec([sys.executable, PROBE, "wait-port-gone",
+        watchers = {sw: net.switch_exec([sys.executable, *PROBE, "wait-port-gone",
                                          net.topology.switch(sw).grpc, str(net.topology.switch(sw).device_id),
                                          str(P4INFO), "2", "60"], name=f"watch-{sw}")
                     for sw in ("leaf1", "leaf2")}

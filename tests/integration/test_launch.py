@@ -16,7 +16,7 @@ from control.topology import load_topology, router_mac
 pytestmark = pytest.mark.netns
 ROOT = Path(__file__).resolve().parents[2]
 TOPOLOGY = ROOT / "topologies/two_leaves.toml"
-PROBE = str(Path(__file__).with_name("fabric_probe.py"))
+PROBE = ("-m", "control.probe")  # reads P4Runtime state inside the switch namespace
 
 
 def _ip_json(*args: str) -> list[dict]:
@@ -30,7 +30,7 @@ def _namespaces() -> set[str]:
 
 def _has_pipeline(net: FabricNetwork, switch: str) -> bool:
     sw = net.topology.switch(switch)
-    probe = net.switch_exec([sys.executable, PROBE, "pipeline", sw.grpc, str(sw.device_id)])
+    probe = net.switch_exec([sys.executable, *PROBE, "pipeline", sw.grpc, str(sw.device_id)])
     assert probe.wait(30) == 0, probe.output
     return json.loads(probe.output.splitlines()[-1])["pipeline"]
 

@@ -1,15 +1,15 @@
 """Read a switch's P4Runtime state from inside the switch namespace; prints JSON.
 
 The gRPC servers of a FabricNetwork listen on loopback in its switch namespace, and
-gRPC opens connections from its own threads, so the tests run this script there with
+gRPC opens connections from its own threads, so the tests and benchmarks run this module there with
 `ip netns exec` instead of connecting from the pytest process. Reads need no
 arbitration, so the probe never disturbs the controller's mastership.
 
-  fabric_probe.py pipeline GRPC DEVICE
-  fabric_probe.py counter GRPC DEVICE P4INFO COUNTER
-  fabric_probe.py group-ports GRPC DEVICE P4INFO
-  fabric_probe.py wait-port-gone GRPC DEVICE P4INFO PORT TIMEOUT
-  fabric_probe.py wait-groups GRPC DEVICE P4INFO TIMEOUT
+  python -m control.probe pipeline GRPC DEVICE
+  python -m control.probe counter GRPC DEVICE P4INFO COUNTER
+  python -m control.probe group-ports GRPC DEVICE P4INFO
+  python -m control.probe wait-port-gone GRPC DEVICE P4INFO PORT TIMEOUT
+  python -m control.probe wait-groups GRPC DEVICE P4INFO TIMEOUT
 """
 from __future__ import annotations
 
