@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from p4.config.v1 import p4info_pb2
-
 from p4sim.compiler.control_plane import Annot, Named
+from p4sim.compiler.p4info.message import Message
 
 _REPRESENTED_ELSEWHERE = frozenset({"name", "id", "brief", "description"})
 
@@ -28,7 +27,7 @@ def has_annotation(annots: Iterable[Annot], name: str) -> bool:
     return any(a.name == name for a in annots)
 
 
-def documentation(item: Named) -> p4info_pb2.Documentation | None:
+def documentation(item: Named) -> Message | None:
     """``doc`` from the model's doc fields, else from @brief/@description; None when
     neither is present (P4Runtime leaves ``doc`` unset then)."""
     brief = item.doc_brief
@@ -40,7 +39,7 @@ def documentation(item: Named) -> p4info_pb2.Documentation | None:
             description = annot.string_arg()
     if brief is None and description is None:
         return None
-    doc = p4info_pb2.Documentation()
+    doc = Message("Documentation")
     if brief is not None:
         doc.brief = brief
     if description is not None:

@@ -1,12 +1,14 @@
 """ControlPlaneModel -> ``p4.config.v1.P4Info``, shaped like p4c's output: objects in
 model order (the back end lists them in p4c's order), member IDs 1..n, direct resources,
-implementations and action scopes resolved to IDs."""
+implementations and action scopes resolved to IDs.
+
+The message is built as a ``message.Message`` (no protobuf import: writing the text
+format does not need it); ``build_p4info`` converts it to the protobuf class."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-
-from p4.config.v1 import p4info_pb2
+from typing import Any
 
 from p4sim.compiler.control_plane import (
     ActionInfo, ActionProfileInfo, ActionRefInfo, Annot, ControlPlaneModel,
@@ -17,38 +19,47 @@ from p4sim.compiler.p4info.annotations import (
 from p4sim.compiler.p4info.errors import P4InfoError
 from p4sim.compiler.p4info.field_ids import allocate_field_ids
 from p4sim.compiler.p4info.ids import IdPrefix
+from p4sim.compiler.p4info.message import Message, to_text
+from p4sim.compiler.p4info.schema import (
+    ActionScope, CounterUnit, IdleTimeoutBehavior, MatchType, MeterUnit)
 from p4sim.compiler.p4info.symbols import (
     SymbolTable, counter_prefix, meter_prefix, plain_name)
 
 _MATCH_TYPES: Mapping[str, int] = MappingProxyType({
-    "exact": p4info_pb2.MatchField.EXACT,
-    "lpm": p4info_pb2.MatchField.LPM,
-    "ternary": p4info_pb2.MatchField.TERNARY,
-    "range": p4info_pb2.MatchField.RANGE,
-    "optional": p4info_pb2.MatchField.OPTIONAL,
+    "exact": MatchType.EXACT,
+    "lpm": MatchType.LPM,
+    "ternary": MatchType.TERNARY,
+    "range": MatchType.RANGE,
+    "optional": MatchType.OPTIONAL,
 })
 _NOT_CONTROL_PLANE_MATCH = "selector"  # an action selector's input, not a key field
 
 _COUNTER_UNITS: Mapping[str, int] = MappingProxyType({
-    "BYTES": p4info_pb2.CounterSpec.BYTES, "bytes": p4info_pb2.CounterSpec.BYTES,
-    "PACKETS": p4info_pb2.CounterSpec.PACKETS, "packets": p4info_pb2.CounterSpec.PACKETS,
-    "BOTH": p4info_pb2.CounterSpec.BOTH,
-    "packets_and_bytes": p4info_pb2.CounterSpec.BOTH,
+    "BYTES": CounterUnit.BYTES, "bytes": CounterUnit.BYTES,
+    "PACKETS": CounterUnit.PACKETS, "packets": CounterUnit.PACKETS,
+    "BOTH": CounterUnit.BOTH, "packets_and_bytes": CounterUnit.BOTH,
 })
 _METER_UNITS: Mapping[str, int] = MappingProxyType({
-    "BYTES": p4info_pb2.MeterSpec.BYTES, "bytes": p4info_pb2.MeterSpec.BYTES,
-    "PACKETS": p4info_pb2.MeterSpec.PACKETS, "packets": p4info_pb2.MeterSpec.PACKETS,
+    "BYTES": MeterUnit.BYTES, "bytes": MeterUnit.BYTES,
+    "PACKETS": MeterUnit.PACKETS, "packets": MeterUnit.PACKETS,
 })
 _SCOPES: Mapping[str, int] = MappingProxyType({
-    "TABLE_AND_DEFAULT": p4info_pb2.ActionRef.TABLE_AND_DEFAULT,
-    "TABLE_ONLY": p4info_pb2.ActionRef.TABLE_ONLY,
-    "DEFAULT_ONLY": p4info_pb2.ActionRef.DEFAULT_ONLY,
+    "TABLE_AND_DEFAULT": ActionScope.TABLE_AND_DEFAULT,
+    "TABLE_ONLY": ActionScope.TABLE_ONLY,
+    "DEFAULT_ONLY": ActionScope.DEFAULT_ONLY,
 })
 
 
-def build_p4info(model: ControlPlaneModel) -> p4info_pb2.P4Info:
-    """The P4Info of a program, with p4c-compatible IDs and aliases."""
+def build_p4info_message(model: ControlPlaneModel) -> Message:
+    """The P4Info of a program, with p4c-compatible IDs and aliases (protobuf-free)."""
     return _Builder(model).build()
+
+
+def build_p4info(model: ControlPlaneModel) -> Any:
+    """The P4Info of a program as a ``p4.config.v1.P4Info`` protobuf message."""
+    from google.protobuf import text_format
+    from p4.config.v1 import p4info_pb2
+    return text_format.Parse(to_text(build_p4info_message(model)), p4info_pb2.P4Info())
 
 
 def _hidden(item: Named) -> bool:
@@ -59,9 +70,9 @@ class _Builder:
     def __init__(self, model: ControlPlaneModel) -> None:
         self.model = model
         self.symbols = SymbolTable(model)
-        self.info = p4info_pb2.P4Info()
+        self.info = Message("P4Info")
 
-    def build(self) -> p4info_pb2.P4Info:
+    def build(self) -> Message:
         self.info.pkg_info.arch = self.model.arch
         for table in self.model.tables:
             self._table(table)
@@ -89,7 +100,7 @@ class _Builder:
 
     # -- helpers ---------------------------------------------------------------
 
-    def _preamble(self, preamble: p4info_pb2.Preamble, prefix: IdPrefix, item: Named,
+    def _preamble(self, preamble: Message, prefix: IdPrefix, item: Named,
                   alias: str | None = None) -> None:
         preamble.id = self.symbols.id_of(prefix, item)
         preamble.name = plain_name(item.name)
@@ -135,7 +146,7 @@ class _Builder:
             message.direct_resource_ids.append(self._direct_resource_id(resource, table.name))
         message.size = table.size
         if table.idle_timeout:
-            message.idle_timeout_behavior = p4info_pb2.Table.NOTIFY_CONTROL
+            message.idle_timeout_behavior = IdleTimeoutBehavior.NOTIFY_CONTROL
         if table.is_const_table:
             message.is_const_table = True
         if table.has_initial_entries:
@@ -159,7 +170,7 @@ class _Builder:
             else:
                 raise P4InfoError(f"{owner}: match field '{field.name}' has no match kind")
 
-    def _action_ref(self, message: p4info_pb2.ActionRef, ref: ActionRefInfo, owner: str) -> None:
+    def _action_ref(self, message: Message, ref: ActionRefInfo, owner: str) -> None:
         message.id = self._ref(IdPrefix.ACTION, ref.action, owner)
         annots = list(ref.annotations)
         table_only = ref.scope == "TABLE_ONLY" or has_annotation(annots, "tableonly")
@@ -177,9 +188,9 @@ class _Builder:
             annots.append(Annot("defaultonly"))
         message.annotations.extend(annotation_strings(annots))
         if table_only:
-            message.scope = p4info_pb2.ActionRef.TABLE_ONLY
+            message.scope = ActionScope.TABLE_ONLY
         elif default_only:
-            message.scope = p4info_pb2.ActionRef.DEFAULT_ONLY
+            message.scope = ActionScope.DEFAULT_ONLY
 
     # -- actions and profiles ----------------------------------------------------
 
