@@ -322,6 +322,14 @@ def _table_node(rt: TableRuntime, key_fn: Callable, links: Links, hit_miss: bool
         return links.miss if hit_miss else act.next
 
     if keyless and not hit_miss:
+        if rt.default_entry_const and rt.default_act is not None:
+            # The compiler's one-action tables: nothing can change what they run.
+            act, run, args = rt.default_act, rt.default_act.fn.run, rt.default_args
+
+            def const_default(p):
+                run(p, args)
+                return act.next
+            return const_default
         return miss
 
     def apply(p):
