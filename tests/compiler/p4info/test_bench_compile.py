@@ -34,3 +34,12 @@ def test_strict_mode_fails_on_a_failure(tmp_path: Path) -> None:
     result = run_bench("--strict", str(missing))
     assert result.returncode == 1
     assert "FAIL (no such file)" in result.stdout
+
+
+def test_bytecode_mode_is_reported_and_selectable() -> None:
+    good = str(REFERENCE_DIR / "p4" / "l3_lpm.p4")
+    cached = run_bench(good)
+    uncached = run_bench("--no-bytecode-cache", good)
+    assert "byte-code: cached (as installed)" in cached.stdout, cached.stderr
+    assert "byte-code: not cached (PYTHONDONTWRITEBYTECODE=1)" in uncached.stdout
+    assert "1/1 compiled" in cached.stdout and "1/1 compiled" in uncached.stdout
