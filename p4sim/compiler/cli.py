@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 from typing import Sequence
 
 from p4sim.compiler.errors import CompileError
@@ -90,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_PROGRAM_ERROR
     except Exception as error:  # noqa: BLE001 - any crash here is a compiler bug
         if os.environ.get("P4SIM_DEBUG") == "1":
+            import traceback  # only here: its import is a noticeable share of start-up
             traceback.print_exc()
         print(f"internal compiler error: {type(error).__name__}: {error}\n"
               "This is a bug in p4sim-compile; please report it with the program that "

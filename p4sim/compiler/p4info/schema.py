@@ -7,8 +7,10 @@ protobuf, whose pure-Python import was a fifth of a compile's time. The test
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum
+from types import MappingProxyType
 
 
 class MatchType(IntEnum):
@@ -80,7 +82,7 @@ _MATCH_FIELD_FIELDS = (Field("id", 1, "int"), Field("name", 2, "string"),
                        _message("doc", 6, "Documentation"),
                        Field("other_match_type", 7, "string", oneof=True))
 
-MESSAGES: dict[str, tuple[Field, ...]] = {
+MESSAGES: Mapping[str, tuple[Field, ...]] = MappingProxyType({
     "P4Info": _fields(
         _message("pkg_info", 1, "PkgInfo"), _message("tables", 2, "Table", True),
         _message("actions", 3, "Action", True),
@@ -148,4 +150,4 @@ MESSAGES: dict[str, tuple[Field, ...]] = {
     "P4StructTypeSpec": _fields(_message("members", 1, "P4StructMember", True)),
     "P4StructMember": _fields(Field("name", 1, "string"),
                               _message("type_spec", 2, "P4DataTypeSpec")),
-}
+})
