@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from control.launch import FabricNetwork, LaunchError, run_transfer, start_controller
-from p4sim.switch.netns import can_run
+from p4sim.netns import can_run
 
 ROOT = Path(__file__).resolve().parents[1]
 TOPOLOGY = ROOT / "topologies/two_leaves.toml"

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from p4sim.switch.control_channel import ControlClient
 from p4sim.switch.control_cli import run_command
-from p4sim.switch.netns import Netns, can_run
+from p4sim.netns import Netns, can_run
 
 REFERENCE_JSON = Path("/work/shared/reference/p4c-out/l3_lpm.json")
 FABRIC_JSON = Path(__file__).resolve().parent.parent / "build" / "fabric.json"

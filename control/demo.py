@@ -9,7 +9,6 @@ the per-member split and one decoded telemetry report. Needs root.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import random
 import select
@@ -30,7 +29,7 @@ from control.layers import DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, UDP_POR
 from control.p4rt.client import SwitchConnection
 from control.p4rt.errors import P4RuntimeError
 from control.p4rt.entities import INSERT, MODIFY, P4Names, clone_session, load_p4info, pre_update, update
-from p4sim.stf.netns import VethNamespace
+from p4sim.netns import Netns, enter_namespace
 
 ROOT = Path(__file__).resolve().parents[1]
 PORTS = (1, 2, 3, 4)
@@ -44,7 +43,6 @@ SWITCH_IP = "192.168.100.1"
 NODE_ID = 1
 GROUP = 1
 REPORT_SESSION = 100
-_CLONE_NEWNET = 0x40000000
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
         if not Path(path).is_file():
             print(f"{path}: missing; run `make build` first", file=sys.stderr)
             return 1
-    with VethNamespace(f"p4demo-{os.getpid()}", list(PORTS)) as ns:
-        _enter(ns.name)  # this thread and every thread and process it starts from now on
+    with Netns(f"p4demo-{os.getpid()}", list(PORTS)) as ns:
+        enter_namespace(ns.name)  # this thread and every thread and process it starts from now on
         _configure_collector_interface()
         switch = _start_switch(args.switch, args.log)
         try:
@@ -85,22 +83,15 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _enter(ns_name: str) -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
-    with open(f"/var/run/netns/{ns_name}", "rb") as handle:
-        if libc.setns(handle.fileno(), _CLONE_NEWNET) != 0:
-            raise OSError(ctypes.get_errno(), "setns failed")
-
-
 def _configure_collector_interface() -> None:
-    """The collector lives behind port 4 (interface t4) with its own IP and MAC."""
-    for cmd in (["ip", "link", "set", "t4", "address", COLLECTOR[1]],
-                ["ip", "addr", "add", f"{COLLECTOR[0]}/24", "dev", "t4"]):
+    """The collector lives behind port 4 (interface h4) with its own IP and MAC."""
+    for cmd in (["ip", "link", "set", "h4", "address", COLLECTOR[1]],
+                ["ip", "addr", "add", f"{COLLECTOR[0]}/24", "dev", "h4"]):
         subprocess.run(cmd, check=True)
 
 
 def _start_switch(binary: str, log_path: str) -> subprocess.Popen:
-    ifaces = [arg for p in PORTS for arg in ("-i", f"{p}@sw{p}")]
+    ifaces = [arg for p in PORTS for arg in ("-i", f"{p}@s{p}")]
     cmd = [binary, "--no-p4", *ifaces, "--", "--grpc-server-addr", f"127.0.0.1:{GRPC_PORT}",
            "--cpu-port", "255"]
     print(f"starting {' '.join(cmd)}  (log: {log_path})")
@@ -198,13 +189,13 @@ def _configure(conn: SwitchConnection, names: P4Names) -> None:
 
 
 def _send_burst(count: int, spray: bool) -> dict[int, int]:
-    """Send from t1, a new entropy value per packet when ``spray``; count what arrives
+    """Send from h1, a new entropy value per packet when ``spray``; count what arrives
     on the members' host interfaces."""
     rng = random.Random(4793)
     pinned_ev = rng.randrange(49152, 65536)
-    socks = {p: _raw_socket(f"t{p}") for p in MEMBERS}
+    socks = {p: _raw_socket(f"h{p}") for p in MEMBERS}
     received = {p: 0 for p in MEMBERS}
-    with _raw_socket("t1") as tx:
+    with _raw_socket("h1") as tx:
         for psn in range(count):
             pkt = (Ether(src=SENDER[1], dst=ROUTER_MAC)
                    / IP(src=SENDER[0], dst=DEST_IP)

@@ -38,7 +38,7 @@ from typing import Any
 
 from control.layers import REPORT_UDP_PORT as REPORT_PORT
 from control.topology import Host, Link, Switch, Topology, load_topology, router_mac
-from p4sim.switch.netns import Netns, NetnsError, ip
+from p4sim.netns import Netns, NetnsError, ip
 
 ROOT = Path(__file__).resolve().parents[1]
 GATEWAY_IP = "10.255.255.254"

@@ -20,7 +20,8 @@ from typing import Any
 
 from p4sim.stf.entries import ResolvedAction, ResolvedEntry, ResolvedKey
 from p4sim.stf.errors import TargetUnavailable
-from p4sim.stf.netns import PACKET_OUTGOING, NamespaceError, VethNamespace
+from p4sim.netns import PACKET_OUTGOING, Netns, NetnsError
+from p4sim.switch.packet_io import AUX_SPACE, restore_vlan_tag
 from p4sim.stf.target import TargetCommandError
 
 SWITCH_BINARY = "simple_switch"
@@ -47,7 +48,7 @@ class Bmv2Target:
     def __init__(self, program: dict[str, Any], ports: list[int]):
         check_bmv2_available()
         self._workdir = tempfile.mkdtemp(prefix="p4sim-stf-bmv2-")
-        self._namespace = VethNamespace(f"st{os.getpid()}", ports)
+        self._namespace = Netns(f"st{os.getpid()}", ports)
         self._outputs: list[tuple[int, bytes]] = []
         self._lock = threading.Lock()
         self._last_activity = time.monotonic()
@@ -58,12 +59,12 @@ class Bmv2Target:
         try:
             self._namespace.__enter__()
             self._start_switch(program)
-            self._sockets = self._namespace.open_sockets()
+            self._sockets = self._namespace.host_sockets()
             for port, sock in self._sockets.items():
                 reader = threading.Thread(target=self._read_port, args=(port, sock), daemon=True)
                 reader.start()
                 self._readers.append(reader)
-        except (NamespaceError, OSError) as exc:
+        except (NetnsError, OSError) as exc:
             self.close()
             raise TargetUnavailable(f"could not start BMv2: {exc}") from None
         except BaseException:
@@ -74,7 +75,7 @@ class Bmv2Target:
         json_path = os.path.join(self._workdir, "program.json")
         with open(json_path, "w", encoding="utf-8") as handle:
             json.dump(program, handle)
-        interfaces = [arg for port in self._namespace.ports for arg in ("-i", f"{port}@sw{port}")]
+        interfaces = [arg for port in self._namespace.ports for arg in ("-i", f"{port}@s{port}")]
         log = open(os.path.join(self._workdir, "switch.log"), "wb")
         self._process = subprocess.Popen(
             self._namespace.command(SWITCH_BINARY, "--thrift-port", str(THRIFT_PORT), *interfaces, json_path),
@@ -85,7 +86,7 @@ class Bmv2Target:
             if self._process.poll() is not None:
                 raise TargetUnavailable(f"simple_switch exited with {self._process.returncode}; "
                                         f"log: {self._workdir}/switch.log")
-            if self._namespace.connect_tcp(THRIFT_PORT, 0.2):
+            if self._namespace.accepts_tcp(THRIFT_PORT, 0.2):
                 return
             time.sleep(0.05)  # polling the Thrift port with a deadline
         raise TargetUnavailable(f"simple_switch did not open its Thrift port within {START_TIMEOUT_S:.0f} s")
@@ -96,11 +97,12 @@ class Bmv2Target:
             if not ready:
                 continue
             try:
-                data, address = sock.recvfrom(65535)
+                data, ancillary, _flags, address = sock.recvmsg(65535, AUX_SPACE)
             except OSError:
                 return
             if address[2] == PACKET_OUTGOING:
                 continue
+            data = restore_vlan_tag(data, ancillary)
             with self._lock:
                 self._outputs.append((port, data))
                 self._last_activity = time.monotonic()
@@ -215,7 +217,7 @@ class Bmv2Target:
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 self._process.wait()
-        self._namespace.delete()
+        self._namespace.close()
         shutil.rmtree(self._workdir, ignore_errors=True)
 
 

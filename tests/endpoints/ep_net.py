@@ -21,7 +21,7 @@ from scapy.layers.l2 import Ether
 
 from control.layers import (CTL_CREDIT, CTL_CREDIT_REQUEST, DSCP_TRIMMED, PDS_DATA_TYPES,
                             UDP_PORT_UEC, UecControl, UecRequestCC)
-from p4sim.switch.netns import ETH_P_ALL, PACKET_OUTGOING, Netns, ip
+from p4sim.netns import ETH_P_ALL, PACKET_OUTGOING, Netns, ip
 
 REPO = Path(__file__).resolve().parents[2]
 SENDER_IP = "10.77.0.1"

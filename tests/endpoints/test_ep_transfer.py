@@ -8,7 +8,7 @@ import json
 import pytest
 
 from endpoints.sender import payload_for
-from p4sim.switch.netns import can_run
+from p4sim.netns import can_run
 
 from ep_net import (RECEIVER_IP, SENDER_IP, CountData, DropCreditsUntilAsked, DropEvery, HostPair,
                     ReduceCredits, Reorder, TrimEvery, finish, wait_for_line)

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from p4sim.stf.netns import PACKET_OUTGOING, VethNamespace
+from p4sim.netns import PACKET_OUTGOING, Netns
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("ip") is None,
                                 reason="needs root and iproute2")
@@ -22,10 +22,10 @@ def namespaces() -> str:
 
 def test_frame_sent_on_test_side_arrives_on_switch_side() -> None:
     name = f"st-t{os.getpid()}"
-    with VethNamespace(name, [1, 2]) as namespace:
+    with Netns(name, [1, 2]) as namespace:
         assert name in namespaces()
-        test_side = namespace.open_sockets()
-        switch_side = namespace.in_namespace(lambda: _raw("sw1"))
+        test_side = namespace.host_sockets()
+        switch_side = namespace.run_inside(lambda: _raw("s1"))
         try:
             frame = bytes.fromhex("020000000001020000000002" "88b5") + b"stf-netns-check"
             test_side[1].send(frame)

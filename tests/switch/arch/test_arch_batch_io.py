@@ -10,7 +10,7 @@ import struct
 
 import pytest
 
-from p4sim.switch.netns import Netns, can_run, receive
+from p4sim.netns import Netns, can_run, receive
 from p4sim.switch.packet_io import MAX_FRAME, RawPort
 
 pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")

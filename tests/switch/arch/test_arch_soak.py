@@ -15,7 +15,7 @@ import time
 import pytest
 
 from p4sim.switch.control_channel import ControlClient
-from p4sim.switch.netns import Netns, can_run
+from p4sim.netns import Netns, can_run
 from p4sim.switch.packet_io import MAX_FRAME
 
 from sa_helpers import P4C_OUT

@@ -1,10 +1,11 @@
-"""Private network namespaces with veth pairs, for veth tests and benchmarks (root).
+"""Private network namespaces with veth pairs (root): the one helper every veth test,
+benchmark, the STF BMv2 target, the demo and the fabric launcher use.
 
 A `Netns` holds veth pairs `sN` (switch side) / `hN` (host side) for each port N,
-runs p4sim-switch inside with `ip netns exec`, and reaches into the namespace through
+runs a switch inside with `ip netns exec`, and reaches into the namespace through
 sockets opened from a short-lived thread that joined it with setns(2): network
-namespaces are per thread, so the calling process itself never moves.  Everything
-is deleted on exit, also on failure.
+namespaces are per thread, so the calling process itself never moves (unless it asks
+to, with `enter_namespace`).  Everything is deleted on exit, also on failure.
 """
 
 from __future__ import annotations
@@ -111,8 +112,24 @@ class Netns:
             return sock
         return self.run_inside(make)
 
+    def host_sockets(self) -> dict[int, socket.socket]:
+        """host_socket for every port."""
+        return {port: self.host_socket(port) for port in self.ports}
+
     def tcp_connect(self, port: int) -> socket.socket:
         return self.run_inside(lambda: socket.create_connection(("127.0.0.1", port), 5))
+
+    def accepts_tcp(self, port: int, timeout: float) -> bool:
+        """Whether 127.0.0.1:port accepts connections inside the namespace."""
+        def attempt() -> bool:
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                sock.settimeout(timeout)
+                return sock.connect_ex(("127.0.0.1", port)) == 0
+        return self.run_inside(attempt)
+
+    def command(self, *args: str) -> list[str]:
+        """A command line that runs ``args`` inside the namespace."""
+        return ["ip", "netns", "exec", self.name, *args]
 
     # -- the switch process ------------------------------------------------------------
     def start_switch(self, args: list[str], timeout: float = 30.0) -> "SwitchProcess":
@@ -191,6 +208,12 @@ def receive(sock: socket.socket, count: int, timeout: float) -> list[bytes]:
         if address[2] != PACKET_OUTGOING:
             frames.append(restore_vlan_tag(data, ancillary))
     return frames
+
+
+def enter_namespace(name: str) -> None:
+    """Move the calling thread into namespace ``name``; threads and processes it starts
+    afterwards are born there (gRPC's own threads included)."""
+    _setns(f"/var/run/netns/{name}")
 
 
 def _setns(path: str) -> None:
