@@ -160,7 +160,9 @@ class ExprCompiler:
     def boolean(self, node: Any, where: str, n_args: int | None = None) -> Expr:
         return self.data(node, where, n_args)
 
-    def _stack_field(self, node: dict, where: str) -> Expr:
+    def _stack_field_slots(self, node: dict, where: str) -> tuple[Any, list[int], int]:
+        """Resolve ``stack.last.field`` at load time: (stack, the field's slot in each
+        element, its width); the element is only known per packet, from next_slot."""
         value = node.get("value")
         if not isinstance(value, list) or len(value) != 2:
             raise LoadError(where, "stack_field must be [stack, field]", node)
@@ -170,6 +172,10 @@ class ExprCompiler:
             raise LoadError(where, f"stack {value[0]!r} has no field {value[1]!r}", node)
         idx = first.field_names.index(value[1])
         slots = [self.ctx.layout.header_by_id[h].base + idx for h in stack.header_ids]
+        return stack, slots, first.widths[idx]
+
+    def _stack_field(self, node: dict, where: str) -> Expr:
+        stack, slots, _ = self._stack_field_slots(node, where)
         next_slot = stack.next_slot
 
         def last_field(p, a):
@@ -234,13 +240,7 @@ class ExprCompiler:
                 raise LoadError(where, "$valid$ is read-only", node)
             return (lambda p, a: slot), width, slot
         if isinstance(node, dict) and node.get("type") == "stack_field":
-            value = node.get("value")
-            stack = self.stack_info(value[0], where, node)
-            first = self.ctx.layout.header_by_id[stack.header_ids[0]]
-            if value[1] not in first.field_names:
-                raise LoadError(where, f"stack {value[0]!r} has no field {value[1]!r}", node)
-            idx = first.field_names.index(value[1])
-            slots = [self.ctx.layout.header_by_id[h].base + idx for h in stack.header_ids]
+            stack, slots, width = self._stack_field_slots(node, where)
             next_slot = stack.next_slot
 
             def last_slot(p, a):
@@ -248,7 +248,7 @@ class ExprCompiler:
                 if n == 0:
                     raise PipelineFault(f"stack {stack.name}: no valid element for .last")
                 return slots[n - 1]
-            return last_slot, first.widths[idx], None
+            return last_slot, width, None
         if isinstance(node, dict) and (node.get("type") == "expression" or "op" in node):
             op = _unwrap(node, where)
             if op.get("op") == "access_field":
