@@ -10,6 +10,7 @@ from p4sim.compiler.control_plane import ControlPlaneModel
 from p4sim.compiler.errors import CompileError, CompileWarning, SourceSpan
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower.layout import Layout
+from p4sim.compiler.lower.naming import fresh_name
 from p4sim.compiler.lower.storage import HeaderRef
 from p4sim.compiler.semantic.scope import GlobalInfo
 
@@ -144,33 +145,13 @@ class Lowering:
         return action
 
     def synthetic_name(self, base: str) -> str:
-        if base not in self.synthetic_names:
-            self.synthetic_names.add(base)
-            return base
-        i = 0
-        while f"{base}_{i}" in self.synthetic_names:
-            i += 1
-        self.synthetic_names.add(f"{base}_{i}")
-        return f"{base}_{i}"
+        return fresh_name(self.synthetic_names, base)
 
     def table_name(self, base: str) -> str:
-        if base not in self.table_names:
-            self.table_names.add(base)
-            return base
-        i = 0
-        while f"{base}_{i}" in self.table_names:
-            i += 1
-        self.table_names.add(f"{base}_{i}")
-        return f"{base}_{i}"
+        return fresh_name(self.table_names, base)
 
     def calc_name(self, base: str) -> str:
-        name = base
-        i = 0
-        while name in self.calc_names:
-            name = f"{base}_{i}"
-            i += 1
-        self.calc_names.add(name)
-        return name
+        return fresh_name(self.calc_names, base)
 
     def node_name(self) -> str:
         return f"node_{self.node_ids.next() + 2}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from p4sim.compiler.lower import ir
+from p4sim.compiler.lower.naming import fresh_name
 from p4sim.compiler.lower.storage import FieldRef, HeaderRef, StackRef, StructRef, UnionRef
 from p4sim.compiler.semantic.types import (
     BitsT, BoolT, EnumT, ErrorT, FieldT, HeaderT, P4Type, StackT, StructT, TupleT, UnionT,
@@ -24,15 +25,7 @@ class Layout:
 
     # ------------------------------------------------------------------ names
     def unique(self, base: str) -> str:
-        if base not in self.used_names:
-            self.used_names.add(base)
-            return base
-        i = 0
-        while f"{base}_{i}" in self.used_names:
-            i += 1
-        name = f"{base}_{i}"
-        self.used_names.add(name)
-        return name
+        return fresh_name(self.used_names, base)
 
     # ------------------------------------------------------------------ scalars
     def scalar(self, base: str, t: P4Type) -> FieldRef:

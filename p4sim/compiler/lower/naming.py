@@ -10,6 +10,16 @@ HIDDEN_ANNOTATIONS = {"name", "id", "brief", "description", "defaultonly", "tabl
                       "field_list", "optional"}
 
 
+def fresh_name(used: set[str], base: str) -> str:
+    """``base``, or the first free ``base_0``, ``base_1``... (p4c's suffixing); the name
+    returned is added to ``used``."""
+    name, i = base, 0
+    while name in used:
+        name, i = f"{base}_{i}", i + 1
+    used.add(name)
+    return name
+
+
 def annotation(annotations: ast.Annotations, name: str) -> ast.Annotation | None:
     for a in annotations:
         if a.name == name:

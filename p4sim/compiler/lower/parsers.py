@@ -10,7 +10,7 @@ from p4sim.compiler.lower import ir
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.context import Lowering, ValueSetObj
 from p4sim.compiler.lower.controls import declare_local
-from p4sim.compiler.lower.naming import cp_extras, qualified
+from p4sim.compiler.lower.naming import cp_extras, fresh_name, qualified
 from p4sim.compiler.lower.statements import StatementLowerer
 from p4sim.compiler.lower.storage import FieldRef
 from p4sim.compiler.semantic.scope import Scope
@@ -100,15 +100,8 @@ def inline_subparser_call(lw: Lowering, state: ast.ParserState, stmts: list[ast.
     prefix = sub.name.replace(".", "_") + (f"_{sub.calls - 1}" if sub.calls > 1 else "")
     decl = sub.decl
 
-    def fresh(base: str) -> str:
-        name, i = base, 0
-        while name in names:
-            name, i = f"{base}_{i}", i + 1
-        names.add(name)
-        return name
-
-    renamed = {s.name: fresh(f"{prefix}_{s.name}") for s in decl.states}
-    cont = fresh(f"{state.name}_after_{prefix}")
+    renamed = {s.name: fresh_name(names, f"{prefix}_{s.name}") for s in decl.states}
+    cont = fresh_name(names, f"{state.name}_after_{prefix}")
     renamed["accept"] = cont
     renamed["reject"] = "reject"
     from p4sim.compiler.lower.arguments import bind_arguments
@@ -182,12 +175,7 @@ def split_conditionals(state: ast.ParserState, stmts: list[ast.Statement], names
     span = branch.span
 
     def fresh(suffix: str) -> str:
-        base = f"{state.name}_{suffix}"
-        name, i = base, 0
-        while name in names:
-            name, i = f"{base}_{i}", i + 1
-        names.add(name)
-        return name
+        return fresh_name(names, f"{state.name}_{suffix}")
 
     join = fresh("join")
     then_name = fresh("then")
