@@ -15,7 +15,7 @@ the PRE, a clock and a `V1ModelHost` for everything that leaves the pipeline.
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from p4sim.switch.packet import ArchRequests
 from p4sim.switch.pre import PacketReplicationEngine
@@ -120,16 +120,11 @@ class V1ModelPipeline:
 
     def _ingress_clone(self, pkt: Any, port: int, data: bytes, now_ns: int) -> None:
         """Clone the packet as it entered this ingress pass, re-parsed (BMv2 does too)."""
-        arch = pkt.arch
-        session = self.pre.clone_session(arch.clone_session)
-        if session is None:
-            return
-        kept = (pkt.preserved_fields(arch.clone_field_list)
-                if arch.clone_field_list is not None else None)
-        clone = self.program.new_packet(data, port)
-        self.program.parse(clone)
-        self._prepare_copy(clone, kept, INSTANCE_INGRESS_CLONE)
-        self._send_clone(clone, session, len(data), now_ns)
+        def reparsed() -> Any:
+            clone = self.program.new_packet(data, port)
+            self.program.parse(clone)
+            return clone
+        self._clone(pkt, reparsed, INSTANCE_INGRESS_CLONE, len(data), now_ns)
 
     # -- egress --------------------------------------------------------------------------
     def egress(self, port: int, item: Queued, depth_after: int) -> None:
@@ -189,23 +184,23 @@ class V1ModelPipeline:
 
     def _egress_clone(self, pkt: Any, length: int, now_ns: int) -> None:
         """Copy of the packet as egress left it (deparsed later, by its own egress)."""
+        self._clone(pkt, pkt.copy, INSTANCE_EGRESS_CLONE, length, now_ns)
+
+    # -- shared --------------------------------------------------------------------------
+    def _clone(self, pkt: Any, make_copy: Callable[[], Any], instance_type: int,
+               length: int, now_ns: int) -> None:
+        """Send a copy of `pkt` to its clone session, metadata reset but for the clone
+        field list; `make_copy` is only called once the session is known to exist."""
         arch = pkt.arch
         session = self.pre.clone_session(arch.clone_session)
         if session is None:
             return
         kept = (pkt.preserved_fields(arch.clone_field_list)
                 if arch.clone_field_list is not None else None)
-        clone = pkt.copy()
-        self._prepare_copy(clone, kept, INSTANCE_EGRESS_CLONE)
-        self._send_clone(clone, session, length, now_ns)
-
-    # -- shared --------------------------------------------------------------------------
-    def _prepare_copy(self, clone: Any, kept: dict | None, instance_type: int) -> None:
+        clone = make_copy()
         clone.arch = ArchRequests()
         clone.reset_metadata(kept)
         self._set(clone, "instance_type", instance_type)
-
-    def _send_clone(self, clone: Any, session: Any, length: int, now_ns: int) -> None:
         self.stats.clones += 1
         if session.mcast_grp is not None:
             self._multicast(clone, session.mcast_grp, length, session.truncate, now_ns)
