@@ -21,12 +21,11 @@ import threading
 import time
 from typing import Any, Callable, TypeVar
 
-from p4sim.switch.packet_io import AUX_SPACE, PACKET_AUXDATA, SOL_PACKET, restore_vlan_tag
+from p4sim.switch.packet_io import (AUX_SPACE, ETH_P_ALL, PACKET_AUXDATA, PACKET_OUTGOING,
+                                    SOL_PACKET, restore_vlan_tag)
 
 T = TypeVar("T")
 CLONE_NEWNET = 0x40000000
-ETH_P_ALL = 0x0003
-PACKET_OUTGOING = 4
 
 
 class NetnsError(RuntimeError):
@@ -133,8 +132,7 @@ class Netns:
 
     # -- the switch process ------------------------------------------------------------
     def start_switch(self, args: list[str], timeout: float = 30.0) -> "SwitchProcess":
-        command = ["ip", "netns", "exec", self.name, sys.executable, "-m",
-                   "p4sim.switch.cli", *args]
+        command = self.command(sys.executable, "-m", "p4sim.switch.cli", *args)
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self._processes.append(process)
         return SwitchProcess(process, timeout)
