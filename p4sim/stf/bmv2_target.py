@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
 import shutil
 import socket
 import subprocess
@@ -20,8 +19,7 @@ from typing import Any
 
 from p4sim.stf.entries import ResolvedAction, ResolvedEntry, ResolvedKey
 from p4sim.stf.errors import TargetUnavailable
-from p4sim.netns import PACKET_OUTGOING, Netns, NetnsError
-from p4sim.switch.packet_io import AUX_SPACE, restore_vlan_tag
+from p4sim.netns import Netns, NetnsError, receive
 from p4sim.stf.target import TargetCommandError
 
 SWITCH_BINARY = "simple_switch"
@@ -34,9 +32,10 @@ IDLE_DEADLINE_S = 30.0
 
 def check_bmv2_available() -> None:
     """Raise TargetUnavailable naming whatever is missing."""
-    missing = [b for b in (SWITCH_BINARY, CLI_BINARY, "ip") if shutil.which(b) is None]
+    needed = (SWITCH_BINARY, CLI_BINARY, "ip")
+    missing = [b for b in needed if shutil.which(b) is None]
     if missing:
-        raise TargetUnavailable(f"--target bmv2 needs {', '.join(missing)} on PATH "
+        raise TargetUnavailable(f"--target bmv2 needs {', '.join(needed)} on PATH "
                                 f"(not found: {', '.join(missing)})")
     if os.geteuid() != 0:
         raise TargetUnavailable("--target bmv2 needs root (it creates a network namespace and veth pairs)")
@@ -93,19 +92,14 @@ class Bmv2Target:
 
     def _read_port(self, port: int, sock: socket.socket) -> None:
         while not self._stop.is_set():
-            ready, _, _ = select.select([sock], [], [], 0.1)
-            if not ready:
-                continue
             try:
-                data, ancillary, _flags, address = sock.recvmsg(65535, AUX_SPACE)
+                frames = receive(sock, 1, 0.1)   # a short wait, to see _stop in time
             except OSError:
                 return
-            if address[2] == PACKET_OUTGOING:
-                continue
-            data = restore_vlan_tag(data, ancillary)
-            with self._lock:
-                self._outputs.append((port, data))
-                self._last_activity = time.monotonic()
+            for data in frames:
+                with self._lock:
+                    self._outputs.append((port, data))
+                    self._last_activity = time.monotonic()
 
     def _cli(self, command: str) -> str:
         result = subprocess.run(self._namespace.command(CLI_BINARY, "--thrift-port", str(THRIFT_PORT)),
