@@ -1,15 +1,14 @@
 """pipelines: tables, action profiles and conditionals of ingress and egress."""
 from __future__ import annotations
 
+from p4sim.compiler.bmv2.entry import named_entry
 from p4sim.compiler.lower import ir
 
 
 def pipelines(program: ir.ProgramIR) -> list[dict]:
     out = []
     for p in program.pipelines:
-        entry: dict = {"name": p.name, "id": p.id}
-        if p.source_info:
-            entry["source_info"] = p.source_info
+        entry = named_entry(p)
         entry.update(init_table=p.init_table,
                      tables=[_table(t) for t in p.tables],
                      action_profiles=[_profile(a) for a in p.action_profiles],
@@ -19,9 +18,7 @@ def pipelines(program: ir.ProgramIR) -> list[dict]:
 
 
 def _table(t: ir.TableIR) -> dict:
-    entry: dict = {"name": t.name, "id": t.id}
-    if t.source_info:
-        entry["source_info"] = t.source_info
+    entry = named_entry(t)
     entry.update(key=t.key, match_type=t.match_type, type=t.table_type)
     if t.action_profile:
         entry["action_profile"] = t.action_profile
@@ -44,8 +41,6 @@ def _profile(a: ir.ActionProfileIR) -> dict:
 
 
 def _conditional(c: ir.ConditionalIR) -> dict:
-    entry: dict = {"name": c.name, "id": c.id}
-    if c.source_info:
-        entry["source_info"] = c.source_info
+    entry = named_entry(c)
     entry.update(expression=c.expression, true_next=c.true_next, false_next=c.false_next)
     return entry

@@ -1,15 +1,14 @@
 """meter_arrays, counter_arrays, register_arrays, extern_instances."""
 from __future__ import annotations
 
+from p4sim.compiler.bmv2.entry import named_entry
 from p4sim.compiler.lower import ir
 
 
 def meter_arrays(program: ir.ProgramIR) -> list[dict]:
     out = []
     for m in program.meters:
-        entry: dict = {"name": m.name, "id": m.id}
-        if m.source_info:
-            entry["source_info"] = m.source_info
+        entry = named_entry(m)
         entry.update(is_direct=m.is_direct, rate_count=m.rate_count, type=m.meter_type,
                      size=m.size)
         if m.is_direct:
@@ -22,9 +21,7 @@ def meter_arrays(program: ir.ProgramIR) -> list[dict]:
 def counter_arrays(program: ir.ProgramIR) -> list[dict]:
     out = []
     for c in program.counters:
-        entry: dict = {"name": c.name, "id": c.id}
-        if c.source_info:
-            entry["source_info"] = c.source_info
+        entry = named_entry(c)
         if c.is_direct:
             entry.update(is_direct=True, binding=c.binding)
         else:
@@ -36,9 +33,7 @@ def counter_arrays(program: ir.ProgramIR) -> list[dict]:
 def register_arrays(program: ir.ProgramIR) -> list[dict]:
     out = []
     for r in program.registers:
-        entry: dict = {"name": r.name, "id": r.id}
-        if r.source_info:
-            entry["source_info"] = r.source_info
+        entry = named_entry(r)
         entry.update(size=r.size, bitwidth=r.bitwidth)
         out.append(entry)
     return out
