@@ -10,11 +10,10 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from control.controller.state import STAGE_BASE, STAGE_GROUP, STAGE_ROUTE, STAGE_TABLE, Item, item
-from control.p4rt.entities import P4Names, clone_session
+from control.p4rt.entities import P4Names, clone_session, pre_entry
 from control.policy import Policy, WatchEntry
 from control.routing import Route
 from control.topology import Host, Topology, router_mac, switch_ip
-from p4.v1 import p4runtime_pb2
 
 SELECTOR = "FabricIngress.routing.multipath_selector"
 REPORT_SESSION = 100
@@ -203,7 +202,7 @@ def _int_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Route
         return items  # the collector is unreachable from here: no reports
     port, next_mac = toward
     collector = topo.collector
-    items.append(item(STAGE_BASE, packet_replication_engine_entry=_pre(clone_session(REPORT_SESSION, port))))
+    items.append(item(STAGE_BASE, packet_replication_engine_entry=pre_entry(clone_session(REPORT_SESSION, port))))
     items.append(item(STAGE_BASE, modify_only=True, table_entry=names.default_entry(
         "FabricEgress.int_egress.int_report.report_encap",
         "FabricEgress.int_egress.int_report.set_report_encap",
@@ -246,9 +245,3 @@ def watch_match(port: int, watch: WatchEntry) -> dict[str, str]:
         if value is not None:
             match[name] = f"{value}&&&{mask}"
     return match
-
-
-def _pre(entry: p4runtime_pb2.CloneSessionEntry) -> p4runtime_pb2.PacketReplicationEngineEntry:
-    pre = p4runtime_pb2.PacketReplicationEngineEntry()
-    pre.clone_session_entry.CopyFrom(entry)
-    return pre

@@ -5,7 +5,7 @@ Match values use the shared codec's text forms ('10.0.0.0/8', '0x0a&&&0xff',
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
@@ -46,7 +46,8 @@ class P4Names:
                 objs.setdefault(obj.preamble.alias, obj)
             self._by_kind[kind] = objs
 
-    def get(self, kind: str, name: str):
+    def get(self, kind: str, name: str) -> Any:
+        """The P4Info object of a section ("tables", "actions", ...) by name or alias."""
         try:
             return self._by_kind[kind][name]
         except KeyError:
@@ -68,9 +69,7 @@ class P4Names:
             if name not in fields:
                 raise KeyError(f"table {table!r} has no match field {name!r} "
                                f"(fields: {', '.join(fields)})")
-            mf = fields[name]
-            text = value if isinstance(value, str) else str(value)
-            fm = encode_field_match(mf.id, parse_match(text, mf.match_type, mf.bitwidth), mf.bitwidth)
+            fm = _field_match(fields[name], value)
             if fm is not None:
                 entry.match.append(fm)
         if action is not None:
@@ -152,12 +151,20 @@ class P4Names:
                 value = {fields[0].name: value}
             member = entry.members.add()
             for mf in fields:
-                text = value[mf.name]
-                text = text if isinstance(text, str) else str(text)
-                fm = encode_field_match(mf.id, parse_match(text, mf.match_type, mf.bitwidth), mf.bitwidth)
+                if mf.name not in value:
+                    raise KeyError(f"value set {name!r}: a member lacks field {mf.name!r} "
+                                   f"(fields: {', '.join(f.name for f in fields)})")
+                fm = _field_match(mf, value[mf.name])
                 if fm is not None:
                     member.match.append(fm)
         return entry
+
+
+def _field_match(mf: p4info_pb2.MatchField, value: Value) -> p4runtime_pb2.FieldMatch | None:
+    """One match field from its text form (an int is its decimal text); None for a
+    don't-care match, which P4Runtime messages omit."""
+    text = value if isinstance(value, str) else str(value)
+    return encode_field_match(mf.id, parse_match(text, mf.match_type, mf.bitwidth), mf.bitwidth)
 
 
 def clone_session(session_id: int, port: int, truncate: int = 0) -> p4runtime_pb2.CloneSessionEntry:
@@ -178,11 +185,20 @@ def update(kind: int, **entity) -> p4runtime_pb2.Update:
     return p4runtime_pb2.Update(type=kind, entity=p4runtime_pb2.Entity(**entity))
 
 
-def pre_update(kind: int, entry) -> p4runtime_pb2.Update:
-    """An Update of a clone session or multicast group (PacketReplicationEngineEntry)."""
+PreEntry = p4runtime_pb2.CloneSessionEntry | p4runtime_pb2.MulticastGroupEntry
+
+
+def pre_entry(entry: PreEntry) -> p4runtime_pb2.PacketReplicationEngineEntry:
+    """A clone session or multicast group wrapped as the Entity field P4Runtime carries
+    both in."""
     pre = p4runtime_pb2.PacketReplicationEngineEntry()
     if isinstance(entry, p4runtime_pb2.CloneSessionEntry):
         pre.clone_session_entry.CopyFrom(entry)
     else:
         pre.multicast_group_entry.CopyFrom(entry)
-    return update(kind, packet_replication_engine_entry=pre)
+    return pre
+
+
+def pre_update(kind: int, entry: PreEntry) -> p4runtime_pb2.Update:
+    """An Update of a clone session or multicast group (PacketReplicationEngineEntry)."""
+    return update(kind, packet_replication_engine_entry=pre_entry(entry))
