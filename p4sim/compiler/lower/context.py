@@ -7,7 +7,7 @@ from typing import Any
 
 from p4sim.compiler import ast
 from p4sim.compiler.control_plane import ControlPlaneModel
-from p4sim.compiler.errors import CompileError, CompileWarning, SourceSpan
+from p4sim.compiler.errors import CompileWarning, SourceSpan
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower.layout import Layout
 from p4sim.compiler.lower.naming import fresh_name
@@ -155,8 +155,3 @@ class Lowering:
 
     def node_name(self) -> str:
         return f"node_{self.node_ids.next() + 2}"
-
-    def error_value(self, name: str, span: SourceSpan) -> int:
-        if name not in self.info.errors:
-            raise CompileError(span, f"unknown error '{name}'")
-        return self.info.errors.index(name)

@@ -199,7 +199,3 @@ def bit_width(t: P4Type) -> int:
     if isinstance(t, ErrorT):
         return 32
     raise TypeError(f"no width for {t.describe()}")
-
-
-def is_scalar(t: P4Type) -> bool:
-    return isinstance(t, (BitsT, BoolT, EnumT, ErrorT))
