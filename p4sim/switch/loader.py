@@ -71,7 +71,6 @@ class LoadContext:
         self.rng = rng or random.Random()
         self.logger = logger or logging.getLogger("p4sim.switch")
         self.errors: dict[str, int] = {}
-        self.actions_by_id: dict[int, Any] = {}
         self.calculations: dict[str, Any] = {}
         self.counters: dict[str, Any] = {}
         self.meters: dict[str, Any] = {}
@@ -80,7 +79,6 @@ class LoadContext:
         self.value_sets: dict[str, Any] = {}
         self.learn_lists: dict[int, tuple[str, list[int]]] = {}
         self.learn_list_fields: dict[int, list[tuple[str, str]]] = {}
-        self.field_lists: dict[int, str] = {}
         self.extern_instances: dict[str, dict] = {}
 
     def error_code(self, name: str) -> int:

@@ -111,7 +111,6 @@ def build_layout(ctx: LoadContext) -> None:
             h, fname = field_ref(ctx, el.get("value"), f"field_lists[{fl_id}]", el)
             elements.append((h.name, fname))
         layout.field_lists[fl_id] = elements
-        ctx.field_lists[fl_id] = fl.get("name", str(fl_id))
     layout.finish()
     _apply_field_aliases(ctx)
 

@@ -1,7 +1,9 @@
 """A loaded BMv2 JSON program: closures for every v1model stage and its runtime state.
 
-Program.load builds everything once; per packet the architecture calls
-new_packet, parse, verify_checksums, ingress, egress, update_checksums, deparse.
+Program.load builds everything once; per packet the architecture calls new_packet,
+process_ingress_side (parse, verify_checksums, ingress), egress and
+finish_egress_side (update_checksums, deparse). The single-stage methods do the same
+one stage at a time, for tests that look between stages.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from p4sim.switch.loader_externs import build_externs
 from p4sim.switch.loader_layout import build_layout
 from p4sim.switch.loader_pipeline import PipelineBuilder
 from p4sim.switch.p4parser import ParserCompiler
-from p4sim.switch.packet import HeaderInfo, Packet, PhvLayout
+from p4sim.switch.packet import Packet, PhvLayout
 from p4sim.switch.primitives import DROP_PORT, ActionFn, PrimitiveCompiler, compile_action
 from p4sim.switch.tables import TableRuntime
 
@@ -56,10 +58,8 @@ class Program:
         self.layout = PhvLayout()
         self.runtime = RuntimeState()
         self.actions: dict[int, ActionFn] = {}
-        self.field_lists: dict[int, str] = {}
         self.learn_lists: dict[int, str] = {}
         self.learn_list_fields: dict[int, list[tuple[str, str]]] = {}  # (header, field)
-        self.headers_info: dict[str, HeaderInfo] = {}
         self.program_name = ""
         self.logger = logging.getLogger("p4sim.switch")
         self._parse: Callable[[Packet], None] = lambda p: None
@@ -140,8 +140,6 @@ class Program:
         prog._egress = pipelines.get("egress")
 
         prog.layout = ctx.layout
-        prog.headers_info = ctx.layout.header_by_name
-        prog.field_lists = dict(ctx.field_lists)
         prog.learn_lists = {i: name for i, (name, _) in ctx.learn_lists.items()}
         prog.learn_list_fields = dict(ctx.learn_list_fields)
         prog._espec_slot = ctx.layout.std_slots.get("egress_spec")
@@ -249,11 +247,6 @@ class Program:
         except _PIPELINE_ERRORS as exc:
             self._fault(pkt, "deparser", exc)
             return pkt.data
-
-    def process_egress_side(self, pkt: Packet) -> bytes:
-        """egress + update + deparse."""
-        self.egress(pkt)
-        return self.finish_egress_side(pkt)
 
 
 def _pick(items: list, preferred: str) -> dict:
