@@ -63,8 +63,17 @@ def run_statements(info: ProgramInfo, statements: list[c.Command], target: Targe
     return StfResult(verdict, runner.errors, runner.log)
 
 
+def _full_name(lookup: Callable[[str], Any], name: str, location: Any) -> str:
+    """The JSON name an STF name (or unique suffix) stands for, as an error at the
+    statement's location when there is none or more than one."""
+    try:
+        return lookup(name).name
+    except NameError_ as exc:
+        raise StfError(location, str(exc)) from None
+
+
 class _Runner:
-    def __init__(self, info: ProgramInfo, target: Target):
+    def __init__(self, info: ProgramInfo, target: Target) -> None:
         self.info = info
         self.target = target
         self.expects: list[c.Expect] = []
@@ -77,16 +86,10 @@ class _Runner:
         handler(statement)
 
     def _counter(self, name: str, location: Any) -> str:
-        try:
-            return self.info.counter(name).name
-        except NameError_ as exc:
-            raise StfError(location, str(exc)) from None
+        return _full_name(self.info.counter, name, location)
 
     def _register(self, name: str, location: Any) -> str:
-        try:
-            return self.info.register(name).name
-        except NameError_ as exc:
-            raise StfError(location, str(exc)) from None
+        return _full_name(self.info.register, name, location)
 
     def _do_AddEntry(self, s: c.AddEntry) -> None:
         entry = resolve_add(self.info, s)

@@ -34,7 +34,7 @@ class _Word:
 class _Line:
     """The words of one statement, with columns, for located errors."""
 
-    def __init__(self, path: str, number: int, text: str):
+    def __init__(self, path: str, number: int, text: str) -> None:
         self.path = path
         self.number = number
         self.text = text
@@ -56,7 +56,7 @@ class _Line:
 
 def parse_stf(text: str, path: str = "<stf>") -> list[c.Command]:
     """Parse a whole STF file; raises StfError at the first bad statement."""
-    parser = _StfParser(path)
+    parser = _StfParser()
     statements: list[c.Command] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = _Line(path, number, raw.split("#", 1)[0].rstrip())
@@ -72,8 +72,7 @@ def parse_stf_file(path: str) -> list[c.Command]:
 
 
 class _StfParser:
-    def __init__(self, path: str):
-        self.path = path
+    def __init__(self) -> None:
         self._handlers: dict[str, Callable[[_Line], c.Command]] = {
             "add": self._parse_add,
             "setdefault": self._parse_setdefault,
