@@ -44,7 +44,7 @@ def check_bmv2_available() -> None:
 class Bmv2Target:
     """simple_switch with one veth pair per STF port, in namespace ``st<pid>``."""
 
-    def __init__(self, program: dict[str, Any], ports: list[int]):
+    def __init__(self, program: dict[str, Any], ports: list[int]) -> None:
         check_bmv2_available()
         self._workdir = tempfile.mkdtemp(prefix="p4sim-stf-bmv2-")
         self._namespace = Netns(f"st{os.getpid()}", ports)

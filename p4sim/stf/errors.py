@@ -19,7 +19,7 @@ class StfLocation:
 class StfError(Exception):
     """A bad STF file, or a command that does not fit the program it tests."""
 
-    def __init__(self, location: StfLocation | None, message: str):
+    def __init__(self, location: StfLocation | None, message: str) -> None:
         super().__init__(message)
         self.location = location
         self.message = message

@@ -19,7 +19,7 @@ IDLE_TIMEOUT_S = 30.0
 class P4simTarget:
     """A p4sim Switch with the program loaded and an output listener attached."""
 
-    def __init__(self, program: dict[str, Any], info: ProgramInfo):
+    def __init__(self, program: dict[str, Any], info: ProgramInfo) -> None:
         self._info = info
         self._lock = threading.Lock()
         self._outputs: list[tuple[int, bytes]] = []

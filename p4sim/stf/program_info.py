@@ -76,7 +76,7 @@ def resolve_name(wanted: str, candidates: list[str], what: str) -> str:
 class ProgramInfo:
     """Tables, actions, counters and registers of one BMv2 JSON program."""
 
-    def __init__(self, program: dict[str, Any]):
+    def __init__(self, program: dict[str, Any]) -> None:
         self._field_widths = _field_widths(program)
         actions_by_id = {a["id"]: ActionInfo(a["name"], tuple((p["name"], p["bitwidth"])
                                                                for p in a.get("runtime_data", [])))

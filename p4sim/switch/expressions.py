@@ -11,7 +11,7 @@ from typing import Any, Callable
 from p4sim.switch.errors import LoadError, PipelineFault
 from p4sim.switch.loader import LoadContext, parse_hexstr
 from p4sim.switch.loader_layout import field_slot
-from p4sim.switch.packet import HeaderInfo
+from p4sim.switch.packet import HeaderInfo, StackInfo
 
 Expr = Callable[[Any, Any], Any]
 
@@ -202,7 +202,7 @@ class ExprCompiler:
             raise LoadError(where, f"unknown header instance {name!r}", fragment)
         return info
 
-    def stack_info(self, name: Any, where: str, fragment: Any):
+    def stack_info(self, name: Any, where: str, fragment: Any) -> StackInfo:
         stack = self.ctx.layout.stacks.get(name) if isinstance(name, str) else None
         if stack is None:
             raise LoadError(where, f"unknown header stack {name!r}", fragment)
