@@ -166,10 +166,7 @@ def inline_action(decl: ast.ActionDecl, decl_scope, args: tuple[ast.Argument, ..
     bind_parameters(decl.params, bound, body, scope, f"action '{decl.name}'")
     inner = body.with_scope(scope)
     declare_called_action(body.lw, decl, decl_scope, inner.expr)
-    inner.return_jumps.append([])
-    inner.return_targets.append(None)
-    inner.statements(decl.body.statements)
-    _patch_returns(inner)
+    inner.callable_body(decl.body.statements)
 
 
 def inline_function(decl: ast.FunctionDecl, decl_scope, call: ast.MethodCall, body
@@ -182,21 +179,7 @@ def inline_function(decl: ast.FunctionDecl, decl_scope, call: ast.MethodCall, bo
     if not isinstance(rtype, VoidT):
         dest = body.lw.layout.storage("retval", rtype, "retval")
     inner = body.with_scope(scope)
-    inner.return_jumps.append([])
-    inner.return_targets.append((rtype, dest) if dest is not None else None)
-    inner.statements(decl.body.statements)
-    _patch_returns(inner)
+    inner.callable_body(decl.body.statements, (rtype, dest) if dest is not None else None)
     if dest is None:
         return None
     return body.expr.from_binding(dest, call.span)
-
-
-def _patch_returns(inner) -> None:
-    jumps = inner.return_jumps.pop()
-    inner.return_targets.pop()
-    if jumps and jumps[-1] == len(inner.out) - 1 and inner.out[-1]["op"] == "_jump":
-        inner.out.pop()  # a trailing return jumps nowhere
-        jumps = jumps[:-1]
-    end = len(inner.out)
-    for index in jumps:
-        inner.out[index]["parameters"][0] = J.hexstr(end, 32)

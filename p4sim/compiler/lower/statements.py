@@ -103,6 +103,22 @@ class StatementLowerer:
                                f"({type(decl).__name__})")
         declare_variable(self, decl)
 
+    def callable_body(self, stmts: tuple[ast.Statement, ...],
+                      return_target: tuple[P4Type, Any] | None = None) -> None:
+        """Lower an action or function body inline; its ``return``s store the value in
+        ``return_target`` (type, storage) and jump to the first primitive after it."""
+        self.return_jumps.append([])
+        self.return_targets.append(return_target)
+        self.statements(stmts)
+        jumps = self.return_jumps.pop()
+        self.return_targets.pop()
+        if jumps and jumps[-1] == len(self.out) - 1 and self.out[-1]["op"] == "_jump":
+            self.out.pop()  # a trailing return jumps nowhere
+            jumps = jumps[:-1]
+        end = len(self.out)
+        for index in jumps:
+            self.out[index]["parameters"][0] = J.hexstr(end, 32)
+
     def return_statement(self, s: ast.ReturnStatement) -> None:
         if not self.return_jumps:
             raise CompileError(s.span, "'return' is not allowed here")

@@ -55,11 +55,7 @@ def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
                                f"{t.describe()}")
         scope.declare(p.name, ParamRef(len(runtime), t))
         runtime.append((p.name, bit_width(t)))
-    body.return_jumps.append([])
-    body.return_targets.append(None)
-    body.statements(decl.body.statements)
-    from p4sim.compiler.lower.calls import _patch_returns
-    _patch_returns(body)
+    body.callable_body(decl.body.statements)
     name = action_name(decl, decl_scope)
     action = lw.new_action(name, runtime, body.out)
     lw.remember_order("action", name, decl)
