@@ -29,6 +29,7 @@ from pathlib import Path
 
 from p4sim.switch.control_channel import ControlClient
 from p4sim.switch.control_cli import run_command
+from p4sim.switch.hashes import csum16
 from p4sim.netns import Netns, can_run
 
 REFERENCE_JSON = Path("/work/shared/reference/p4c-out/l3_lpm.json")
@@ -46,19 +47,12 @@ STAMP = struct.Struct("!IQ")          # sequence number, send time (ns)
 PAYLOAD_LEN = 18                      # 64-byte frames: 14 + 20 + 8 + 18 + 4 pad
 
 
-def ipv4_checksum(header: bytes) -> int:
-    total = sum(struct.unpack(f"!{len(header) // 2}H", header))
-    while total >> 16:
-        total = (total & 0xFFFF) + (total >> 16)
-    return ~total & 0xFFFF
-
-
 def frame_template() -> bytes:
     """Ethernet/IPv4/UDP to 10.1.2.3 with room for the stamp at the end."""
     udp_len = 8 + PAYLOAD_LEN
     ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + udp_len, 1, 0, 64, 17, 0,
                                bytes([192, 168, 1, 10]), bytes([10, 1, 2, 3])))
-    ip[10:12] = struct.pack("!H", ipv4_checksum(bytes(ip)))
+    ip[10:12] = struct.pack("!H", csum16(bytes(ip)))
     udp = struct.pack("!HHHH", 1234, 80, udp_len, 0)
     eth = bytes.fromhex("000000000001" "000000000002" "0800")
     return eth + bytes(ip) + udp + bytes(PAYLOAD_LEN)
@@ -154,8 +148,8 @@ def run_phase(ns: Netns, receiver: Receiver, rate: float, seconds: float,
         zip(("received", "rate", "lat"), receiver.run(first_seq, count, seconds + 5))))
     thread.start()
     generator = subprocess.run(
-        ["ip", "netns", "exec", ns.name, sys.executable, __file__, "--generate", "h1",
-         str(rate), str(count), str(first_seq)], capture_output=True, text=True)
+        ns.command(sys.executable, __file__, "--generate", "h1", str(rate), str(count),
+                   str(first_seq)), capture_output=True, text=True)
     thread.join()
     if generator.returncode != 0:
         raise RuntimeError(f"generator failed: {generator.stderr}")
