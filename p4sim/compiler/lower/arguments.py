@@ -1,6 +1,8 @@
 """Matching call arguments to parameters (positional, named, defaults)."""
 from __future__ import annotations
 
+from typing import Any
+
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
 
@@ -46,8 +48,8 @@ def _count(params: tuple[ast.Parameter, ...]) -> str:
     return f"{required} to {len(params)}"
 
 
-def pick_overload(decls: tuple, args: tuple[ast.Argument, ...], what: str,
-                  span: SourceSpan):
+def pick_overload(decls: tuple[Any, ...], args: tuple[ast.Argument, ...], what: str,
+                  span: SourceSpan) -> Any:
     """The declaration among overloads whose parameter count fits the arguments."""
     fitting = []
     for d in decls:

@@ -2,6 +2,8 @@
 and inlining of user actions and functions."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import jsonexpr as J
@@ -11,11 +13,14 @@ from p4sim.compiler.lower.context import ControlInstance, ExternObj, PacketRef, 
 from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly
 from p4sim.compiler.lower.storage import DynHeaderRef, HeaderRef, StackRef, UnionRef
 from p4sim.compiler.lower.values import Val
-from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding
+from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, Scope
 from p4sim.compiler.semantic.types import BoolT, ExternT, VoidT
 
+if TYPE_CHECKING:  # statements imports this module
+    from p4sim.compiler.lower.statements import StatementLowerer
 
-def _owner(ex: ExprLowerer, span: SourceSpan):
+
+def _owner(ex: ExprLowerer, span: SourceSpan) -> StatementLowerer:
     owner = getattr(ex, "owner", None)
     if owner is None:
         raise CompileError(span, "a method call is not allowed in this expression")
@@ -44,13 +49,14 @@ def call_expression(call: ast.MethodCall, ex: ExprLowerer) -> Val:
             raise CompileError(call.span, "a table can only be applied in a control's "
                                "apply block")
     owner = _owner(ex, call.span)
-    result = call_statement(call, owner, want_value=True)
+    result = call_statement(call, owner)
     if result is None:
         raise CompileError(call.span, "this call returns no value")
     return result
 
 
-def call_statement(call: ast.MethodCall, body, want_value: bool = False) -> Val | None:
+def call_statement(call: ast.MethodCall, body: StatementLowerer) -> Val | None:
+    """A call as a statement; its value, for the calls that have one."""
     target = call.target
     if isinstance(target, ast.Member):
         base = body.expr.lower(target.expr)
@@ -80,7 +86,7 @@ def _no_args(call: ast.MethodCall, name: str) -> None:
                            f"got {len(call.args)}")
 
 
-def _method(call: ast.MethodCall, base: Val, name: str, body) -> Val | None:
+def _method(call: ast.MethodCall, base: Val, name: str, body: StatementLowerer) -> Val | None:
     ref = base.ref
     if isinstance(ref, (HeaderRef, DynHeaderRef)):
         if name in ("setValid", "setInvalid"):
@@ -118,7 +124,7 @@ def _method(call: ast.MethodCall, base: Val, name: str, body) -> Val | None:
 
 # ---------------------------------------------------------------------- inlining
 def bind_parameters(params: tuple[ast.Parameter, ...], args: list[ast.Expression | None],
-                    caller, scope, what: str) -> None:
+                    caller: StatementLowerer, scope: Scope, what: str) -> None:
     """Bind callee parameters to caller arguments in ``scope`` (copy-in by reference
     for lvalues, by value otherwise)."""
     for p, arg in zip(params, args):
@@ -154,12 +160,12 @@ def bind_parameters(params: tuple[ast.Parameter, ...], args: list[ast.Expression
                 scope.declare(p.name, ReadOnly(val, f"'{p.name}' is an in parameter"))
 
 
-def _is_type_var(t: ast.Type, scope) -> bool:
+def _is_type_var(t: ast.Type, scope: Scope) -> bool:
     return isinstance(t, ast.NamedType) and scope.lookup(t.name) is None
 
 
-def inline_action(decl: ast.ActionDecl, decl_scope, args: tuple[ast.Argument, ...],
-                  body, span: SourceSpan) -> None:
+def inline_action(decl: ast.ActionDecl, decl_scope: Scope, args: tuple[ast.Argument, ...],
+                  body: StatementLowerer, span: SourceSpan) -> None:
     from p4sim.compiler.lower.tables import declare_called_action
     bound = bind_arguments(decl.params, args, f"action '{decl.name}'", span)
     scope = decl_scope.child()
@@ -169,8 +175,8 @@ def inline_action(decl: ast.ActionDecl, decl_scope, args: tuple[ast.Argument, ..
     inner.callable_body(decl.body.statements)
 
 
-def inline_function(decl: ast.FunctionDecl, decl_scope, call: ast.MethodCall, body
-                    ) -> Val | None:
+def inline_function(decl: ast.FunctionDecl, decl_scope: Scope, call: ast.MethodCall,
+                    body: StatementLowerer) -> Val | None:
     bound = bind_arguments(decl.params, call.args, f"function '{decl.name}'", call.span)
     scope = decl_scope.child()
     bind_parameters(decl.params, bound, body, scope, f"function '{decl.name}'")

@@ -19,7 +19,8 @@ _COUNTER_UNITS = {"packets": "PACKETS", "bytes": "BYTES", "packets_and_bytes": "
 _METER_UNITS = {"packets": "PACKETS", "bytes": "BYTES"}
 
 
-def instantiate(lw: Lowering, decl: ast.Instantiation, scope: Scope, prefix: str):
+def instantiate(lw: Lowering, decl: ast.Instantiation, scope: Scope, prefix: str
+                ) -> ControlInstance | ExternObj:
     """The binding for ``T(args) name;`` declared in a control or parser."""
     if not isinstance(decl.type, ast.NamedType):
         raise CompileError(decl.span, "unsupported instantiation")

@@ -87,7 +87,8 @@ def _subparser_call(stmt: ast.Statement, scope: Scope):
 
 
 def inline_subparser_call(lw: Lowering, state: ast.ParserState, stmts: list[ast.Statement],
-                          scope: Scope, names: set[str]):
+                          scope: Scope, names: set[str]
+                          ) -> list[tuple[ast.ParserState, list[ast.Statement], Scope]] | None:
     """``sub.apply(...)`` in a state: the state ends by jumping to the sub-parser's
     (renamed) states, whose ``accept`` continues with the rest of the caller state.
     Returns the new work items, or None when the state calls no sub-parser."""
@@ -297,8 +298,8 @@ def next_state(lw: Lowering, name: str, node: ast.Node, names: set[str]) -> str 
     return name
 
 
-def transitions(lw: Lowering, body: StatementLowerer, case: ast.SelectCase, widths,
-                names: set[str]) -> list[dict]:
+def transitions(lw: Lowering, body: StatementLowerer, case: ast.SelectCase,
+                widths: list[tuple[int, Any]], names: set[str]) -> list[dict]:
     target = next_state(lw, case.next_state, case, names)
     keyset = case.keyset
     if isinstance(keyset, ast.DefaultExpression) or isinstance(keyset, ast.DontCare) and \

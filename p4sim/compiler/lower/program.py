@@ -17,14 +17,14 @@ from p4sim.compiler.lower.parsers import lower_parser
 from p4sim.compiler.lower.storage import HeaderRef, StructRef
 from p4sim.compiler.semantic.scope import DeclBinding, GlobalInfo, Scope, build_global_scope
 from p4sim.compiler.semantic.types import (
-    BitsT, FieldT, HeaderT, StructT, bit_width)
+    BitsT, FieldT, HeaderT, P4Type, StructT, bit_width)
 
 V1SWITCH_ROLES = ("parser", "verify_checksum", "ingress", "egress", "compute_checksum",
                   "deparser")
 BUILTIN_FILES = ("core.p4", "v1model.p4")
 
 
-def const_eval(e: ast.Expression, scope: Scope):
+def const_eval(e: ast.Expression, scope: Scope) -> tuple[Any, P4Type]:
     return ExprLowerer(scope).const_eval(e, scope)
 
 

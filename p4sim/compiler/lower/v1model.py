@@ -1,12 +1,14 @@
 """The v1model architecture's externs and packet methods as BMv2 primitives."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.arguments import bind_arguments
-from p4sim.compiler.lower.context import ExternObj, PacketRef
+from p4sim.compiler.lower.context import ExternObj, Lowering, PacketRef
 from p4sim.compiler.lower.expressions import StackMember
 from p4sim.compiler.lower.storage import (
     DynFieldRef, FieldRef, HeaderRef, StructRef, leaves)
@@ -14,6 +16,9 @@ from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.values import Val
 from p4sim.compiler.semantic.types import (
     BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, StructT, VarbitT, bit_width)
+
+if TYPE_CHECKING:  # statements imports this module (through calls)
+    from p4sim.compiler.lower.statements import StatementLowerer
 
 
 def enum_member(val: Val, enum_name: str, span: SourceSpan) -> str:
@@ -23,7 +28,7 @@ def enum_member(val: Val, enum_name: str, span: SourceSpan) -> str:
     return t.members[t.values.index(val.const)]
 
 
-def _args(call: ast.MethodCall, decl_params, what: str) -> list:
+def _args(call: ast.MethodCall, decl_params: tuple[ast.Parameter, ...], what: str) -> list:
     return bind_arguments(decl_params, call.args, what, call.span)
 
 
@@ -34,7 +39,7 @@ def _positional(call: ast.MethodCall, count: tuple[int, ...], what: str) -> list
     return [a.value for a in call.args]
 
 
-def _out_field(body, e: ast.Expression, what: str) -> Val:
+def _out_field(body: StatementLowerer, e: ast.Expression, what: str) -> Val:
     val = body.expr.lower(e)
     body.check_writable(val, e)
     if not isinstance(val.ref, (FieldRef, DynFieldRef)):
@@ -43,7 +48,8 @@ def _out_field(body, e: ast.Expression, what: str) -> Val:
 
 
 # ---------------------------------------------------------------------- data lists
-def flatten(body, val: Val, span: SourceSpan, copy: bool = False) -> list[tuple[dict, int, str]]:
+def flatten(body: StatementLowerer, val: Val, span: SourceSpan, copy: bool = False
+            ) -> list[tuple[dict, int, str]]:
     """The scalar elements of a data list argument as (json, width, name). With
     ``copy`` every element is copied to a temporary first (digests)."""
     ref = val.ref
@@ -87,7 +93,7 @@ def flatten(body, val: Val, span: SourceSpan, copy: bool = False) -> list[tuple[
     return out
 
 
-def calculation(body, algo: str, data: Val, span: SourceSpan, node: ast.Node,
+def calculation(body: StatementLowerer, algo: str, data: Val, span: SourceSpan, node: ast.Node,
                 payload: bool = False) -> str:
     inputs = [j for j, _, _ in flatten(body, data, span)]
     if payload:
@@ -99,13 +105,13 @@ def calculation(body, algo: str, data: Val, span: SourceSpan, node: ast.Node,
     return name
 
 
-def field_list_for_index(lw, index: int, span: SourceSpan) -> int:
+def field_list_for_index(lw: Lowering, index: int, span: SourceSpan) -> int:
     if index not in lw.field_list_by_index:
         raise CompileError(span, f"no field is annotated @field_list({index})")
     return index
 
 
-def empty_field_list(lw) -> int:
+def empty_field_list(lw: Lowering) -> int:
     if lw.empty_field_list is None:
         ident = max([f.id for f in lw.program.field_lists] + [0]) + 1
         lw.empty_field_list = ir.FieldListIR("fl", ident, [])
@@ -113,7 +119,7 @@ def empty_field_list(lw) -> int:
     return lw.empty_field_list.id
 
 
-def data_field_list(body, data: Val, span: SourceSpan) -> int:
+def data_field_list(body: StatementLowerer, data: Val, span: SourceSpan) -> int:
     elements = [j for j, _, _ in flatten(body, data, span)]
     lw = body.lw
     ident = max([f.id for f in lw.program.field_lists] + [0]) + 1
@@ -122,7 +128,8 @@ def data_field_list(body, data: Val, span: SourceSpan) -> int:
 
 
 # ---------------------------------------------------------------------- functions
-def extern_function(decl: ast.ExternFunctionDecl, call: ast.MethodCall, body) -> Val | None:
+def extern_function(decl: ast.ExternFunctionDecl, call: ast.MethodCall,
+                    body: StatementLowerer) -> Val | None:
     name = decl.name
     args = _args(call, decl.params, f"'{name}'")
     ex = body.expr
@@ -216,7 +223,7 @@ def extern_function(decl: ast.ExternFunctionDecl, call: ast.MethodCall, body) ->
                        "target")
 
 
-def digest(call: ast.MethodCall, args: list, body) -> None:
+def digest(call: ast.MethodCall, args: list, body: StatementLowerer) -> None:
     ex = body.expr
     if not call.type_args:
         raise CompileError(call.span, "digest needs a type argument: digest<T>(...)")
@@ -243,7 +250,7 @@ def digest(call: ast.MethodCall, args: list, body) -> None:
 
 
 # ---------------------------------------------------------------------- packets
-def lookahead(call: ast.MethodCall, body) -> Val:
+def lookahead(call: ast.MethodCall, body: StatementLowerer) -> Val:
     if body.mode != "parser":
         raise CompileError(call.span, "lookahead() can only be called in a parser")
     if len(call.type_args) != 1:
@@ -262,7 +269,7 @@ def lookahead(call: ast.MethodCall, body) -> Val:
     return Val(BitsT(width), temp.json(), ref=temp)
 
 
-def _lookahead_header(body, t: HeaderT) -> Val:
+def _lookahead_header(body: StatementLowerer, t: HeaderT) -> Val:
     """A header-typed lookahead: a scratch instance whose fields are set from the
     packet at their bit offsets, without consuming anything."""
     scratch = body.lw.layout.header(f"lookahead_{t.name}", t, metadata=True)
@@ -277,7 +284,8 @@ def _lookahead_header(body, t: HeaderT) -> Val:
     return Val(t, scratch.json(), ref=scratch)
 
 
-def packet_method(call: ast.MethodCall, packet: PacketRef, name: str, body) -> None:
+def packet_method(call: ast.MethodCall, packet: PacketRef, name: str,
+                  body: StatementLowerer) -> None:
     ex = body.expr
     if name == "emit":
         raise CompileError(call.span, "emit() is only allowed in the deparser")
@@ -323,7 +331,8 @@ def packet_method(call: ast.MethodCall, packet: PacketRef, name: str, body) -> N
 
 
 # ---------------------------------------------------------------------- extern objects
-def extern_method(call: ast.MethodCall, obj: ExternObj, name: str, body) -> Val | None:
+def extern_method(call: ast.MethodCall, obj: ExternObj, name: str,
+                  body: StatementLowerer) -> Val | None:
     ex = body.expr
     kind = obj.kind
     if kind == "counter" and name == "count":
