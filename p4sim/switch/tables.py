@@ -363,33 +363,25 @@ class TableRuntime:
     # --- direct counters, meters, ageing ---------------------------------------
     def read_direct_counter(self, handle: int) -> tuple[int, int]:
         with self._lock:
-            if not self.has_direct_counter:
-                raise TableError(TableErrorCode.COUNTERS_DISABLED,
-                                 f"table {self.name} has no direct counter")
+            self._need_direct_counter()
             entry = self._get(handle)
             return entry.counter[0], entry.counter[1]
 
     def write_direct_counter(self, handle: int, nbytes: int, packets: int) -> None:
         with self._lock:
-            if not self.has_direct_counter:
-                raise TableError(TableErrorCode.COUNTERS_DISABLED,
-                                 f"table {self.name} has no direct counter")
+            self._need_direct_counter()
             entry = self._get(handle)
             entry.counter[0], entry.counter[1] = nbytes, packets
 
     def reset_direct_counters(self) -> None:
         with self._lock:
-            if not self.has_direct_counter:
-                raise TableError(TableErrorCode.COUNTERS_DISABLED,
-                                 f"table {self.name} has no direct counter")
+            self._need_direct_counter()
             for e in self._entries.values():
                 e.counter[0] = e.counter[1] = 0
 
     def set_direct_meter_config(self, handle: int, config: MeterConfig | None) -> None:
         with self._lock:
-            if not self.has_direct_meter:
-                raise TableError(TableErrorCode.METERS_DISABLED,
-                                 f"table {self.name} has no direct meter")
+            self._need_direct_meter()
             entry = self._get(handle)
             if config is not None:
                 validate_config(config)
@@ -397,10 +389,18 @@ class TableRuntime:
 
     def get_direct_meter_config(self, handle: int) -> MeterConfig | None:
         with self._lock:
-            if not self.has_direct_meter:
-                raise TableError(TableErrorCode.METERS_DISABLED,
-                                 f"table {self.name} has no direct meter")
+            self._need_direct_meter()
             return self._get(handle).meter.config
+
+    def _need_direct_counter(self) -> None:
+        if not self.has_direct_counter:
+            raise TableError(TableErrorCode.COUNTERS_DISABLED,
+                             f"table {self.name} has no direct counter")
+
+    def _need_direct_meter(self) -> None:
+        if not self.has_direct_meter:
+            raise TableError(TableErrorCode.METERS_DISABLED,
+                             f"table {self.name} has no direct meter")
 
     def set_entry_ttl(self, handle: int, ms: int | None) -> None:
         with self._lock:
