@@ -9,6 +9,7 @@ from p4sim.stf.program_info import ProgramInfo
 from p4sim.stf.target import ProgramLoadFailed, TargetCommandError
 from p4sim.switch.errors import LoadError
 from p4sim.switch.pre import CloneSession, PreError
+from p4sim.switch.pre_commands import MulticastNodes
 from p4sim.switch.runtime_api import (ExactParam, LpmParam, MatchParam, OptionalParam, RangeParam,
                                       TableError, TernaryParam, ValidParam)
 from p4sim.switch.switch import Switch
@@ -23,9 +24,9 @@ class P4simTarget:
         self._info = info
         self._lock = threading.Lock()
         self._outputs: list[tuple[int, bytes]] = []
-        self._nodes: dict[int, tuple[int, tuple[int, ...]]] = {}  # handle -> (rid, ports)
-        self._group_nodes: dict[int, list[int]] = {}
         self._switch = Switch(ports=None)
+        # simple_switch_CLI's node handles, as the p4sim-cli control channel keeps them
+        self._multicast = MulticastNodes(self._switch.pre)
         try:
             self._switch.load_program(program)
         except LoadError as exc:
@@ -80,28 +81,21 @@ class P4simTarget:
 
     def mc_group_create(self, group: int) -> None:
         try:
-            self._switch.pre.create_group(group)
+            self._multicast.create_group(group)
         except PreError as exc:
             raise TargetCommandError(str(exc)) from None
-        self._group_nodes[group] = []
 
     def mc_node_create(self, rid: int, ports: tuple[int, ...]) -> int:
-        handle = len(self._nodes)
-        self._nodes[handle] = (rid, ports)
-        return handle
-
-    def mc_node_associate(self, group: int, node: int) -> None:
-        if node not in self._nodes:
-            raise TargetCommandError(f"no multicast node with handle {node}")
-        if group not in self._group_nodes:
-            raise TargetCommandError(f"multicast group {group} was not created")
-        nodes = self._group_nodes[group] + [node]
-        replicas = [(port, self._nodes[n][0]) for n in nodes for port in self._nodes[n][1]]
         try:
-            self._switch.pre.set_group_replicas(group, replicas)
+            return self._multicast.create_node(rid, list(ports))
         except PreError as exc:
             raise TargetCommandError(str(exc)) from None
-        self._group_nodes[group] = nodes
+
+    def mc_node_associate(self, group: int, node: int) -> None:
+        try:
+            self._multicast.associate(group, node)
+        except PreError as exc:
+            raise TargetCommandError(str(exc)) from None
 
     # --- externs ---------------------------------------------------------------------
 
