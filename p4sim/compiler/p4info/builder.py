@@ -225,36 +225,32 @@ class _Builder:
     # -- counters, meters, registers -------------------------------------------
 
     def _counter(self, counter: CounterInfo) -> None:
-        if _hidden(counter):
-            return
-        unit = _unit(_COUNTER_UNITS, counter.unit, f"counter '{counter.name}'")
-        if counter.direct_table:
-            direct = self.info.direct_counters.add()
-            self._preamble(direct.preamble, counter_prefix(counter), counter)
-            direct.spec.unit = unit
-            direct.direct_table_id = self._ref(
-                IdPrefix.TABLE, counter.direct_table, f"direct counter '{counter.name}'")
-        else:
-            indexed = self.info.counters.add()
-            self._preamble(indexed.preamble, counter_prefix(counter), counter)
-            indexed.spec.unit = unit
-            indexed.size = counter.size
+        if not _hidden(counter):
+            self._unit_resource(counter, counter_prefix(counter), _COUNTER_UNITS, "counter",
+                                self.info.direct_counters, self.info.counters)
 
     def _meter(self, meter: MeterInfo) -> None:
-        if _hidden(meter):
-            return
-        unit = _unit(_METER_UNITS, meter.unit, f"meter '{meter.name}'")
-        if meter.direct_table:
-            direct = self.info.direct_meters.add()
-            self._preamble(direct.preamble, meter_prefix(meter), meter)
+        if not _hidden(meter):
+            self._unit_resource(meter, meter_prefix(meter), _METER_UNITS, "meter",
+                                self.info.direct_meters, self.info.meters)
+
+    def _unit_resource(self, item: CounterInfo | MeterInfo, prefix: IdPrefix,
+                       units: Mapping[str, int], kind: str, direct_messages: Any,
+                       indexed_messages: Any) -> None:
+        """A counter or meter: P4Info gives both the same shape, a direct one naming its
+        table and an indexed one its size."""
+        unit = _unit(units, item.unit, f"{kind} '{item.name}'")
+        if item.direct_table:
+            direct = direct_messages.add()
+            self._preamble(direct.preamble, prefix, item)
             direct.spec.unit = unit
             direct.direct_table_id = self._ref(
-                IdPrefix.TABLE, meter.direct_table, f"direct meter '{meter.name}'")
+                IdPrefix.TABLE, item.direct_table, f"direct {kind} '{item.name}'")
         else:
-            indexed = self.info.meters.add()
-            self._preamble(indexed.preamble, meter_prefix(meter), meter)
+            indexed = indexed_messages.add()
+            self._preamble(indexed.preamble, prefix, item)
             indexed.spec.unit = unit
-            indexed.size = meter.size
+            indexed.size = item.size
 
     def _register(self, register: RegisterInfo) -> None:
         if _hidden(register):
