@@ -6,13 +6,16 @@ entry, so the STF meaning of a key value is decided once, here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
 
 from p4sim.stf import commands as c
-from p4sim.stf.errors import StfError
+from p4sim.stf.errors import StfError, StfLocation
 from p4sim.stf.program_info import (ActionInfo, KeyInfo, NameError_, ProgramInfo, TableInfo,
                                     table_action, table_key)
 from p4sim.stf.values import (KeyValue, MaskedValue, PlainValue, PrefixValue, RangeValue,
                               parse_key_value)
+
+T = TypeVar("T")
 
 # STF priorities grow with precedence; BMv2's shrink (p4c's runner maps p to 10000 - p).
 BMV2_PRIORITY_BASE = 10000
@@ -50,10 +53,7 @@ def resolve_add(info: ProgramInfo, command: c.AddEntry) -> ResolvedEntry:
     table = _table(info, command.table, command)
     values: dict[int, c.KeyMatch] = {}
     for key in command.keys:
-        try:
-            index = table_key(table, key.name)
-        except NameError_ as exc:
-            raise StfError(key.location, str(exc)) from None
+        index = located(key.location, table_key, table, key.name)
         if index in values:
             raise StfError(key.location, f"key '{table.keys[index].name}' given twice")
         values[index] = key
@@ -75,18 +75,21 @@ def resolve_default(info: ProgramInfo, command: c.SetDefault) -> tuple[str, Reso
 
 
 def resolve_action(table: TableInfo, call: c.ActionCall) -> ResolvedAction:
-    try:
-        action = table_action(table, call.name)
-    except NameError_ as exc:
-        raise StfError(call.location, str(exc)) from None
+    action = located(call.location, table_action, table, call.name)
     return ResolvedAction(action.name, _action_args(action, call))
 
 
-def _table(info: ProgramInfo, name: str, command: c.AddEntry | c.SetDefault) -> TableInfo:
+def located(location: StfLocation, lookup: Callable[..., T], *args: Any) -> T:
+    """``lookup(*args)`` (a ProgramInfo name lookup), its NameError_ turned into an
+    StfError at the STF statement or word that named the missing thing."""
     try:
-        return info.table(name)
+        return lookup(*args)
     except NameError_ as exc:
-        raise StfError(command.location, str(exc)) from None
+        raise StfError(location, str(exc)) from None
+
+
+def _table(info: ProgramInfo, name: str, command: c.AddEntry | c.SetDefault) -> TableInfo:
+    return located(command.location, info.table, name)
 
 
 def _action_args(action: ActionInfo, call: c.ActionCall) -> tuple[int, ...]:

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p4sim.stf import commands as c
-from p4sim.stf.entries import resolve_add, resolve_default
+from p4sim.stf.entries import located, resolve_add, resolve_default
 from p4sim.stf.errors import StfError
 from p4sim.stf.expectations import Verdict, check_outputs
-from p4sim.stf.program_info import NameError_, ProgramInfo
+from p4sim.stf.program_info import ProgramInfo
 from p4sim.stf.target import Target, TargetCommandError
 
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
@@ -63,15 +63,6 @@ def run_statements(info: ProgramInfo, statements: list[c.Command], target: Targe
     return StfResult(verdict, runner.errors, runner.log)
 
 
-def _full_name(lookup: Callable[[str], Any], name: str, location: Any) -> str:
-    """The JSON name an STF name (or unique suffix) stands for, as an error at the
-    statement's location when there is none or more than one."""
-    try:
-        return lookup(name).name
-    except NameError_ as exc:
-        raise StfError(location, str(exc)) from None
-
-
 class _Runner:
     def __init__(self, info: ProgramInfo, target: Target) -> None:
         self.info = info
@@ -86,10 +77,10 @@ class _Runner:
         handler(statement)
 
     def _counter(self, name: str, location: Any) -> str:
-        return _full_name(self.info.counter, name, location)
+        return located(location, self.info.counter, name).name
 
     def _register(self, name: str, location: Any) -> str:
-        return _full_name(self.info.register, name, location)
+        return located(location, self.info.register, name).name
 
     def _do_AddEntry(self, s: c.AddEntry) -> None:
         entry = resolve_add(self.info, s)
