@@ -29,6 +29,7 @@ from control.layers import DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, UDP_POR
 from control.p4rt.client import SwitchConnection
 from control.p4rt.errors import P4RuntimeError
 from control.p4rt.entities import INSERT, MODIFY, P4Names, clone_session, load_p4info, pre_update, update
+from p4.v1 import p4runtime_pb2
 from p4sim.netns import Netns, enter_namespace
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -231,8 +232,8 @@ def _raw_socket(iface: str) -> socket.socket:
 
 
 def _member_counters(conn: SwitchConnection, names: P4Names) -> dict[int, int]:
-    entities = conn.read([update(INSERT, counter_entry=names.counter(
-        "FabricIngress.routing.member_packets", port)).entity for port in MEMBERS])
+    entities = conn.read([p4runtime_pb2.Entity(counter_entry=names.counter(
+        "FabricIngress.routing.member_packets", port)) for port in MEMBERS])
     return {e.counter_entry.index.index: e.counter_entry.data.packet_count for e in entities}
 
 

@@ -20,12 +20,12 @@ import time
 import grpc
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
+from control.controller.program import SELECTOR
 from control.p4rt.client import SwitchConnection
 from control.p4rt.entities import P4Names, load_p4info
 from control.p4rt.errors import P4RuntimeError
 from p4sim.p4runtime.codec import decode_int
 
-SELECTOR = "FabricIngress.routing.multipath_selector"
 FORWARD = "FabricIngress.routing.forward"
 
 
@@ -50,24 +50,32 @@ def counter(conn: SwitchConnection, names: P4Names, name: str) -> dict[int, int]
             if e.counter_entry.data.packet_count}  # zeros left out: counters are large arrays
 
 
-def group_ports(conn: SwitchConnection, names: P4Names) -> dict[int, list[int]]:
-    """Multipath group -> egress ports of its members (one per member, weights ignored)."""
-    profile_id = names.id("action_profiles", SELECTOR)
-    action = names.get("actions", FORWARD)
-    port_param = next(p for p in action.params if p.name == "port")
+def member_ports(conn: SwitchConnection, names: P4Names) -> dict[int, int]:
+    """Multipath member id -> the egress port its forward action sends to."""
+    port_param = next(p for p in names.get("actions", FORWARD).params if p.name == "port")
     members = conn.read([p4runtime_pb2.Entity(action_profile_member=p4runtime_pb2.ActionProfileMember(
-        action_profile_id=profile_id))])
+        action_profile_id=names.id("action_profiles", SELECTOR)))])
     port_of = {}
     for entity in members:
         member = entity.action_profile_member
         for param in member.action.params:
             if param.param_id == port_param.id:
                 port_of[member.member_id] = decode_int(param.value, port_param.bitwidth, "port")
-    groups = conn.read([p4runtime_pb2.Entity(action_profile_group=p4runtime_pb2.ActionProfileGroup(
-        action_profile_id=profile_id))])
-    return {e.action_profile_group.group_id: sorted(port_of.get(m.member_id, -1)
-                                                    for m in e.action_profile_group.members)
-            for e in groups}
+    return port_of
+
+
+def groups(conn: SwitchConnection, names: P4Names) -> list[p4runtime_pb2.ActionProfileGroup]:
+    """Every multipath group the switch holds, by group id."""
+    read = conn.read([p4runtime_pb2.Entity(action_profile_group=p4runtime_pb2.ActionProfileGroup(
+        action_profile_id=names.id("action_profiles", SELECTOR)))])
+    return sorted((e.action_profile_group for e in read), key=lambda g: g.group_id)
+
+
+def group_ports(conn: SwitchConnection, names: P4Names) -> dict[int, list[int]]:
+    """Multipath group -> egress ports of its members (one per member, weights ignored)."""
+    port_of = member_ports(conn, names)
+    return {g.group_id: sorted(port_of.get(m.member_id, -1) for m in g.members)
+            for g in groups(conn, names)}
 
 
 def _wait(condition, conn: SwitchConnection, names: P4Names, timeout: float) -> int:

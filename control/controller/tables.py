@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import sqlite3
 
-from control.controller.program import SELECTOR, FabricPlan, partitions_reaching
+from p4.v1 import p4runtime_pb2
+
+from control import probe
+from control.controller.program import FabricPlan, partitions_reaching
 from control.p4rt.client import SwitchConnection
-from control.p4rt.entities import INSERT, P4Names, load_p4info, update
+from control.p4rt.entities import P4Names, load_p4info
 from control.p4rt.errors import P4RuntimeError
 from control.policy import Policy
 from control.routing import compute_routes
@@ -55,29 +58,18 @@ def show_groups(topo: Topology, policy: Policy, p4info_path: str) -> str:
     names = P4Names(load_p4info(p4info_path))
     plan = FabricPlan(topo, policy)
     by_gid = {plan.group_id(d.name): d.name for d in plan.destinations}
-    forward = names.get("actions", "FabricIngress.routing.forward")
-    port_param = next(p.id for p in forward.params if p.name == "port")
     rows = []
     for sw in topo.switches:
         conn = _reader(topo, sw.name)
         try:
-            members = conn.read([update(INSERT, action_profile_member=names.member(
-                SELECTOR, 0, "FabricIngress.routing.forward",
-                {"port": 0, "src_mac": 0, "dst_mac": 0, "member_index": 0})).entity])
-            groups = conn.read([update(INSERT, action_profile_group=names.group(SELECTOR, 0, {})).entity])
+            member_port = probe.member_ports(conn, names)
+            groups = probe.groups(conn, names)
         except P4RuntimeError as exc:
             rows.append([sw.name, "-", "-", "-", f"unreadable: {exc.code.name}"])
             continue
         finally:
             conn.close()
-        member_port = {}
-        for e in members:
-            m = e.action_profile_member
-            for p in m.action.params:
-                if p.param_id == port_param:
-                    member_port[m.member_id] = int.from_bytes(p.value, "big")
-        for e in sorted(groups, key=lambda e: e.action_profile_group.group_id):
-            g = e.action_profile_group
+        for g in groups:
             dest = by_gid.get(g.group_id, "?")
             text = ", ".join(f"port {member_port.get(m.member_id, '?')} w{m.weight}"
                              for m in sorted(g.members, key=lambda m: m.member_id))
@@ -94,7 +86,7 @@ def show_counters(topo: Topology, p4info_path: str) -> str:
         conn = _reader(topo, sw.name)
         try:
             for label, counter in PORT_COUNTERS:
-                read = conn.read([update(INSERT, counter_entry=names.counter(counter)).entity])
+                read = conn.read([p4runtime_pb2.Entity(counter_entry=names.counter(counter))])
                 values[label] = {e.counter_entry.index.index: (e.counter_entry.data.packet_count,
                                                                e.counter_entry.data.byte_count)
                                  for e in read}
