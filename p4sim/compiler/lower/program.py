@@ -35,7 +35,7 @@ def lower_program(program: ast.Program, program_file: str) -> Lowering:
     blocks = _main_blocks(info, program_file)
     parser_decl, parser_scope = blocks["parser"]
     header_t, meta_t = _header_and_meta_types(parser_decl, parser_scope)
-    std_t = _standard_metadata(info)
+    std_t = _standard_metadata(info, program_file)
     _allocate(lw, header_t, meta_t, std_t)
     _global_instances(lw, program)
     _field_lists(lw, meta_t)
@@ -149,10 +149,11 @@ def _header_and_meta_types(decl: ast.ParserDecl, scope: Scope):
     return header_t, meta_t
 
 
-def _standard_metadata(info: GlobalInfo) -> StructT:
+def _standard_metadata(info: GlobalInfo, program_file: str) -> StructT:
     binding = info.scope.lookup("standard_metadata_t")
     if binding is None:
-        raise CompileError(None, "standard_metadata_t is not declared; include <v1model.p4>")
+        raise CompileError(_end_of_file(program_file),
+                           "standard_metadata_t is not declared; include <v1model.p4>")
     return binding.type
 
 

@@ -257,7 +257,7 @@ def lookahead(call: ast.MethodCall, body: StatementLowerer) -> Val:
         raise CompileError(call.span, "lookahead needs a type argument: lookahead<T>()")
     t = body.expr.resolve(call.type_args[0])
     if isinstance(t, HeaderT):
-        return _lookahead_header(body, t)
+        return _lookahead_header(body, t, call.span)
     if not isinstance(t, (BitsT, BoolT)):
         raise CompileError(call.span, f"lookahead of {t.describe()} is not supported")
     width = bit_width(t)
@@ -269,14 +269,15 @@ def lookahead(call: ast.MethodCall, body: StatementLowerer) -> Val:
     return Val(BitsT(width), temp.json(), ref=temp)
 
 
-def _lookahead_header(body: StatementLowerer, t: HeaderT) -> Val:
+def _lookahead_header(body: StatementLowerer, t: HeaderT, span: SourceSpan) -> Val:
     """A header-typed lookahead: a scratch instance whose fields are set from the
     packet at their bit offsets, without consuming anything."""
     scratch = body.lw.layout.header(f"lookahead_{t.name}", t, metadata=True)
     offset = 0
     for f in t.fields:
         if isinstance(f.type, VarbitT):
-            raise CompileError(None, "lookahead of a header with a varbit field")
+            raise CompileError(span, f"lookahead of a header with a varbit field ({t.name}.{f.name}): "
+                               "its length is not known before it is extracted")
         width = bit_width(f.type)
         body.out.append({"op": "set", "parameters": [
             J.field(scratch.name, f.name), {"type": "lookahead", "value": [offset, width]}]})
