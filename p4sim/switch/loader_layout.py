@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from p4sim.switch.errors import LoadError
-from p4sim.switch.loader import LoadContext, parse_hexstr, require
+from p4sim.switch.loader import LoadContext, require
 from p4sim.switch.packet import HeaderInfo, StackInfo, UnionInfo
 
 
@@ -152,6 +152,3 @@ def field_slot(ctx: LoadContext, value: Any, where: str,
     i = info.field_names.index(fname)
     return info.base + i, info.widths[i], info.signed[i], info
 
-
-def hexstr_param(value: Any, where: str, fragment: Any) -> int:
-    return parse_hexstr(value, where, fragment)

@@ -48,9 +48,6 @@ class EgressQueue:
         self.items.append((departure, item))
         return True
 
-    def head_departure_ns(self) -> int | None:
-        return self.items[0][0] if self.items else None
-
     def pop(self) -> Any:
         return self.items.popleft()[1]
 
