@@ -204,19 +204,17 @@ def _read_switch(r: Reader) -> Switch | None:
 
 
 def _read_host(r: Reader) -> Host | None:
-    name = r.string("name")
-    ip = r.ipv4("ip")
-    mac = r.mac("mac")
-    switch = r.string("switch")
-    port = r.integer("port", 0, MAX_PORT)
-    r.reject_unknown()
-    if None in (name, ip, mac, switch, port):
-        return None
-    return Host(name, ip, mac, switch, port)
+    return _read_endpoint(r, Host, r.string("name"))
 
 
 def _read_collector(r: Reader) -> Collector | None:
-    name = r.string("name", required=False, default="collector")
+    return _read_endpoint(r, Collector, r.string("name", required=False, default="collector"))
+
+
+def _read_endpoint(r: Reader, cls: type[Host] | type[Collector], name: str | None
+                   ) -> Host | Collector | None:
+    """The fields hosts and the collector share (address and attachment), after the
+    name, which only a host must give."""
     ip = r.ipv4("ip")
     mac = r.mac("mac")
     switch = r.string("switch")
@@ -224,7 +222,7 @@ def _read_collector(r: Reader) -> Collector | None:
     r.reject_unknown()
     if None in (name, ip, mac, switch, port):
         return None
-    return Collector(name, ip, mac, switch, port)
+    return cls(name, ip, mac, switch, port)
 
 
 def _read_link(r: Reader, index: int, problems: ProblemList) -> Link | None:
