@@ -56,6 +56,20 @@ class ExprLowerer:
             raise CompileError(e.span, "expected a compile-time constant")
         return val.const, val.type  # type: ignore[return-value]
 
+    def key_constant(self, e: ast.Expression, width: int, what: str) -> int:
+        """A constant matched against a ``width``-bit key (select cases, table entries):
+        of that width when typed, and fitting in it."""
+        val = self.lower(e)
+        if not val.is_const:
+            raise CompileError(e.span, f"{what} values must be constants")
+        v = int(val.const)
+        if isinstance(val.type, BitsT) and val.type.width != width:
+            raise CompileError(e.span, f"{what} value has type {val.type.describe()} but "
+                               f"the key is bit<{width}>")
+        if v < 0 or v >> width:
+            raise CompileError(e.span, f"value {v} does not fit in the {width}-bit key")
+        return v
+
     def resolve(self, t: ast.Type) -> P4Type:
         return resolve_type(t, self.scope, self.const_eval)
 

@@ -358,16 +358,7 @@ def _const(body: StatementLowerer, e: ast.Expression, width: int) -> int:
     if isinstance(e, ast.Name) and isinstance(body.scope.lookup(e.name), ValueSetObj):
         raise CompileError(e.span, "on BMv2 a value set must be the whole keyset of a select "
                            "case, not one element of it")
-    val = body.expr.lower(e)
-    if not val.is_const:
-        raise CompileError(e.span, "select case values must be constants")
-    v = int(val.const)
-    if isinstance(val.type, BitsT) and val.type.width != width:
-        raise CompileError(e.span, f"case value has type {val.type.describe()} but the key "
-                           f"is {width} bits wide")
-    if v < 0 or v >> width:
-        raise CompileError(e.span, f"value {v} does not fit in the {width}-bit key")
-    return v
+    return body.expr.key_constant(e, width, "select case")
 
 
 def range_to_masks(lo: int, hi: int, width: int) -> list[tuple[int, int]]:

@@ -448,16 +448,7 @@ class TableLowering:
         raise CompileError(e.span, f"entries for '{kind}' keys are not supported")
 
     def _value(self, e: ast.Expression, width: int) -> int:
-        val = self.ex.lower(e)
-        if not val.is_const:
-            raise CompileError(e.span, "entry key values must be constants")
-        v = int(val.const)
-        if isinstance(val.type, BitsT) and val.type.width != width:
-            raise CompileError(e.span, f"key value has type {val.type.describe()} but the "
-                               f"key is bit<{width}>")
-        if v < 0 or v >> width:
-            raise CompileError(e.span, f"value {v} does not fit in the {width}-bit key")
-        return v
+        return self.ex.key_constant(e, width, "entry key")
 
 
 def _pure_calls(call, ex):
