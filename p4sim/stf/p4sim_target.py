@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from p4sim.stf.entries import ResolvedAction, ResolvedEntry, ResolvedKey
 from p4sim.stf.program_info import ProgramInfo
@@ -15,6 +16,15 @@ from p4sim.switch.runtime_api import (ExactParam, LpmParam, MatchParam, Optional
 from p4sim.switch.switch import Switch
 
 IDLE_TIMEOUT_S = 30.0
+
+
+@contextmanager
+def _refused() -> Iterator[None]:
+    """The switch's own refusals (bad entry, unknown group...) as the runner expects them."""
+    try:
+        yield
+    except (TableError, PreError) as exc:
+        raise TargetCommandError(str(exc)) from None
 
 
 class P4simTarget:
@@ -48,7 +58,7 @@ class P4simTarget:
         keys = [_match_param(key) for key in entry.keys]
         priority = entry.bmv2_priority or 0
         info = self._info.tables[entry.table]
-        try:
+        with _refused():
             if info.kind == "indirect" and info.action_profile:
                 profile = self._runtime().action_profiles[info.action_profile]
                 member = profile.add_member(entry.action.name, list(entry.action.args))
@@ -57,14 +67,10 @@ class P4simTarget:
                 raise TargetCommandError(f"table {entry.table} is {info.kind}: STF cannot add "
                                          "entries to action-selector tables")
             return table.add_entry(keys, entry.action.name, list(entry.action.args), priority)
-        except TableError as exc:
-            raise TargetCommandError(str(exc)) from None
 
     def set_default(self, table: str, action: ResolvedAction) -> None:
-        try:
+        with _refused():
             self._runtime().tables[table].set_default_action(action.name, list(action.args))
-        except TableError as exc:
-            raise TargetCommandError(str(exc)) from None
 
     def clear_tables(self) -> None:
         for table in self._runtime().tables.values():
@@ -74,60 +80,42 @@ class P4simTarget:
     # --- replication -----------------------------------------------------------------
 
     def mirroring_add(self, session: int, port: int | None, mcast_group: int | None) -> None:
-        try:
+        with _refused():
             self._switch.pre.set_clone_session(session, CloneSession(port=port, mcast_grp=mcast_group))
-        except PreError as exc:
-            raise TargetCommandError(str(exc)) from None
 
     def mc_group_create(self, group: int) -> None:
-        try:
+        with _refused():
             self._multicast.create_group(group)
-        except PreError as exc:
-            raise TargetCommandError(str(exc)) from None
 
     def mc_node_create(self, rid: int, ports: tuple[int, ...]) -> int:
-        try:
+        with _refused():
             return self._multicast.create_node(rid, list(ports))
-        except PreError as exc:
-            raise TargetCommandError(str(exc)) from None
 
     def mc_node_associate(self, group: int, node: int) -> None:
-        try:
+        with _refused():
             self._multicast.associate(group, node)
-        except PreError as exc:
-            raise TargetCommandError(str(exc)) from None
 
     # --- externs ---------------------------------------------------------------------
 
     def read_counter(self, name: str, index: int) -> tuple[int, int]:
-        try:
+        with _refused():
             return tuple(self._runtime().counters[name].read(index))  # type: ignore[return-value]
-        except TableError as exc:
-            raise TargetCommandError(str(exc)) from None
 
     def read_direct_counter(self, table: str, handle: int) -> tuple[int, int]:
-        try:
+        with _refused():
             return tuple(self._runtime().tables[table].read_direct_counter(handle))  # type: ignore[return-value]
-        except TableError as exc:
-            raise TargetCommandError(str(exc)) from None
 
     def write_counter(self, name: str, index: int, byte_count: int, packets: int) -> None:
-        try:
+        with _refused():
             self._runtime().counters[name].write(index, byte_count, packets)
-        except TableError as exc:
-            raise TargetCommandError(str(exc)) from None
 
     def read_register(self, name: str, index: int) -> int:
-        try:
+        with _refused():
             return int(self._runtime().registers[name].read(index))
-        except TableError as exc:
-            raise TargetCommandError(str(exc)) from None
 
     def write_register(self, name: str, index: int, value: int) -> None:
-        try:
+        with _refused():
             self._runtime().registers[name].write(index, value)
-        except TableError as exc:
-            raise TargetCommandError(str(exc)) from None
 
     def reset_register(self, name: str) -> None:
         self._runtime().registers[name].reset()
