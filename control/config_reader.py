@@ -146,21 +146,6 @@ class Reader:
             return []
         return value
 
-    def int_list(self, name: str, low: int, high: int, required: bool = True) -> list[int]:
-        value = self._get(name, required)
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            self.problems.add(self._field(name), "must be an array of integers")
-            return []
-        good = []
-        for i, item in enumerate(value):
-            if isinstance(item, bool) or not isinstance(item, int) or not low <= item <= high:
-                self.problems.add(f"{self._field(name)}[{i}]", f"{item!r} is not an integer in [{low}, {high}]")
-            else:
-                good.append(item)
-        return good
-
     def reject_unknown(self) -> None:
         """Report fields the schema does not know: a typo must not be silently ignored."""
         for key in self.table:

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from control.layers import REPORT_UDP_PORT as REPORT_PORT
+from control.routing import link_between
 from control.topology import Host, Link, Switch, Topology, load_topology, router_mac
 from p4sim.netns import Netns, NetnsError, ip
 
@@ -358,10 +359,10 @@ class FabricNetwork:
     # -- links -------------------------------------------------------------------------
     def link_at(self, switch: str, port: int) -> Link:
         """The link with one end at ``switch``:``port``."""
-        for link in self.topology.links:
-            if (link.a_switch, link.a_port) == (switch, port) or (link.b_switch, link.b_port) == (switch, port):
-                return link
-        raise LaunchError(f"no link at {switch}:{port} in the topology")
+        link = link_between(self.topology, switch, port)
+        if link is None:
+            raise LaunchError(f"no link at {switch}:{port} in the topology")
+        return link
 
     def set_link_down(self, switch: str, port: int) -> float:
         """Cut the link at ``switch``:``port`` (both ends down, as a pulled cable);

@@ -94,10 +94,6 @@ def not_found(message: str) -> P4RuntimeError:
     return P4RuntimeError(Code.NOT_FOUND, message)
 
 
-def unimplemented(message: str) -> P4RuntimeError:
-    return P4RuntimeError(Code.UNIMPLEMENTED, message)
-
-
 def rpc_code(code: grpc.StatusCode) -> int:
     """google.rpc.Code number of a grpc.StatusCode."""
     return code.value[0]
