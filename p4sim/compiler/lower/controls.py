@@ -15,7 +15,7 @@ from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower import jsonexpr as J
-from p4sim.compiler.lower.calls import bind_parameters
+from p4sim.compiler.lower.calls import bind_parameters, call_expression
 from p4sim.compiler.lower.arguments import bind_arguments
 from p4sim.compiler.lower.context import ControlInstance, Lowering, TableObj
 from p4sim.compiler.lower.desugar import switch_to_ifs
@@ -27,7 +27,7 @@ from p4sim.compiler.lower.tables import TableLowering, action_name, lower_action
 from p4sim.compiler.lower.text import expr_text, source_info
 from p4sim.compiler.semantic.scope import (
     ConstBinding, DeclBinding, Scope, declare_constant)
-from p4sim.compiler.semantic.types import BoolT
+from p4sim.compiler.semantic.types import BoolT, bit_width
 
 Exit = Callable[[str | None], None]
 
@@ -280,7 +280,6 @@ class ControlGraph:
             if not val.is_const:
                 all_const = False
                 break
-            from p4sim.compiler.semantic.types import bit_width
             data.append(J.hex_text(int(val.const), bit_width(ex.resolve(p.type))))
         if all_const:
             action = lower_action(self.lw, decl, binding.scope)
@@ -301,7 +300,7 @@ class ControlGraph:
             for key, frag in ((on_true, then), (on_false, other)):
                 link(_set_table_next(table, key), frag, returns, exits)
             return self._with_key_prelude(table, Fragment(table.name, exits, False))
-        ex = ExprLowerer(scope, _pure)
+        ex = ExprLowerer(scope, call_expression)
         cond = ex.lower(s.cond)
         if not isinstance(cond.type, BoolT):
             raise CompileError(s.cond.span, "the condition of 'if' must be bool, not "
@@ -324,10 +323,9 @@ class ControlGraph:
                        ) -> Fragment:
         """A condition with ``t.apply().hit`` inside a larger expression: evaluate it
         into a temporary bool with short-circuit order, then branch on it."""
-        from p4sim.compiler.semantic.types import BoolT as _Bool
         name = f"$cond{self.lw.cond_ids.value}_{len(self.pipeline.tables)}"
         scope = scope.child()
-        scope.declare(name, self.lw.layout.scalar("cond", _Bool()))
+        scope.declare(name, self.lw.layout.scalar("cond", BoolT()))
         stmts = _evaluate_into(s.cond, name)
         stmts.append(ast.IfStatement(ast.Name(name, span=s.cond.span), s.then, s.otherwise,
                                      span=s.span))
@@ -519,8 +517,3 @@ def _contains_apply(e: ast.Expression) -> bool:
         if isinstance(sub, ast.Expression) and _contains_apply(sub):
             return True
     return False
-
-
-def _pure(call, ex):
-    from p4sim.compiler.lower.calls import call_expression
-    return call_expression(call, ex)

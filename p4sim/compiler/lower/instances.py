@@ -9,7 +9,7 @@ from p4sim.compiler.lower import ir
 from p4sim.compiler.lower.arguments import bind_arguments
 from p4sim.compiler.lower.context import ControlInstance, ExternObj, Lowering
 from p4sim.compiler.lower.expressions import ExprLowerer
-from p4sim.compiler.lower.naming import cp_extras, qualified
+from p4sim.compiler.lower.naming import annotation, cp_extras, int_arg, qualified
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.v1model import enum_member
 from p4sim.compiler.semantic.scope import DeclBinding, Scope
@@ -94,7 +94,6 @@ def make_extern(lw: Lowering, decl: ast.Instantiation, target: ast.ExternDecl, n
         obj.info.update(size=ex.const_int(args[0]), extras=extras)
     elif kind == "action_selector":
         algo = enum_member(ex.lower(args[0]), "HashAlgorithm", args[0].span)
-        from p4sim.compiler.lower.naming import annotation, int_arg
         max_group = int_arg(annotation(decl.annotations, "max_group_size"))
         obj.info.update(size=ex.const_int(args[1]), algo=algo, extras=extras,
                         max_group_size=max_group or 0,

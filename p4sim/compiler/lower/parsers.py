@@ -8,12 +8,14 @@ from p4sim.compiler.control_plane import MatchFieldInfo, ValueSetInfo
 from p4sim.compiler.errors import CompileError
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower import jsonexpr as J
+from p4sim.compiler.lower.arguments import bind_arguments
+from p4sim.compiler.lower.calls import bind_parameters
 from p4sim.compiler.lower.context import Lowering, ValueSetObj
 from p4sim.compiler.lower.controls import declare_local
 from p4sim.compiler.lower.naming import cp_extras, fresh_name, qualified
 from p4sim.compiler.lower.statements import StatementLowerer
-from p4sim.compiler.lower.storage import FieldRef
-from p4sim.compiler.semantic.scope import Scope
+from p4sim.compiler.lower.storage import FieldRef, StackRef
+from p4sim.compiler.semantic.scope import DeclBinding, Scope
 from p4sim.compiler.semantic.types import (
     BitsT, BoolT, EnumT, ErrorT, StructT, TupleT, bit_width)
 
@@ -105,8 +107,6 @@ def inline_subparser_call(lw: Lowering, state: ast.ParserState, stmts: list[ast.
     cont = fresh_name(names, f"{state.name}_after_{prefix}")
     renamed["accept"] = cont
     renamed["reject"] = "reject"
-    from p4sim.compiler.lower.arguments import bind_arguments
-    from p4sim.compiler.lower.calls import bind_parameters
     bound = bind_arguments(decl.params, call.args, f"parser '{decl.name}'", call.span)
     caller = StatementLowerer(lw, scope, "parser")
     sub_scope = sub.decl_scope.child(sub.name)
@@ -154,7 +154,6 @@ class SubParser:
 
 
 def _is_parser_instance(local: ast.Node, scope: Scope) -> bool:
-    from p4sim.compiler.semantic.scope import DeclBinding
     if not isinstance(local, ast.Instantiation) or not isinstance(local.type, ast.NamedType):
         return False
     binding = scope.lookup(local.type.name)
@@ -275,7 +274,6 @@ def _last_stack_field(body: StatementLowerer, e: ast.Expression):
     if not (isinstance(e, ast.Member) and isinstance(e.expr, ast.Member)
             and e.expr.member == "last"):
         return None
-    from p4sim.compiler.lower.storage import StackRef
     base = body.expr.lower(e.expr.expr)
     if not isinstance(base.ref, StackRef):
         return None

@@ -7,15 +7,18 @@ from p4sim.compiler import ast
 from p4sim.compiler.control_plane import ControllerHeaderInfo, StructMemberInfo
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import ir
+from p4sim.compiler.lower.arguments import bind_arguments
 from p4sim.compiler.lower.checksums import lower_checksum_control
 from p4sim.compiler.lower.context import Lowering, PacketRef
 from p4sim.compiler.lower.controls import ControlGraph
 from p4sim.compiler.lower.deparser import lower_deparser
 from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly
+from p4sim.compiler.lower.instances import instantiate
 from p4sim.compiler.lower.naming import annotation, cp_extras, string_arg
 from p4sim.compiler.lower.parsers import lower_parser
 from p4sim.compiler.lower.storage import HeaderRef, StructRef
-from p4sim.compiler.semantic.scope import DeclBinding, GlobalInfo, Scope, build_global_scope
+from p4sim.compiler.semantic.scope import (
+    ConstBinding, DeclBinding, GlobalInfo, Scope, build_global_scope)
 from p4sim.compiler.semantic.types import (
     BitsT, FieldT, HeaderT, P4Type, StructT, bit_width)
 
@@ -51,7 +54,6 @@ def lower_program(program: ast.Program, program_file: str) -> Lowering:
 
 def _global_instances(lw: Lowering, program: ast.Program) -> None:
     """Top-level extern instances (shared by several controls), named without prefix."""
-    from p4sim.compiler.lower.instances import instantiate
     scope = lw.info.scope
     for decl in program.declarations:
         if isinstance(decl, ast.Instantiation) and decl is not lw.info.main:
@@ -119,8 +121,6 @@ def _main_blocks(info: GlobalInfo, program_file: str) -> dict[str, tuple[Any, Sc
 
 def _with_constructor_args(decl, scope: Scope, args) -> Scope:
     """The declaration scope extended with the block's constructor parameters."""
-    from p4sim.compiler.lower.arguments import bind_arguments
-    from p4sim.compiler.semantic.scope import ConstBinding
     params = decl.constructor_params
     if not params and not args:
         return scope

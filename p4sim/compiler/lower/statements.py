@@ -10,12 +10,14 @@ from typing import Any
 
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
+from p4sim.compiler.lower import calls
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.context import Lowering
+from p4sim.compiler.lower.desugar import switch_to_ifs
 from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.storage import (
     DynFieldRef, DynHeaderRef, FieldRef, HeaderRef, ParamRef, StackRef, StructRef, UnionRef)
-from p4sim.compiler.lower.text import source_info
+from p4sim.compiler.lower.text import expr_text, source_info
 from p4sim.compiler.lower.values import Val
 from p4sim.compiler.semantic.scope import Scope, declare_constant
 from p4sim.compiler.semantic.types import (
@@ -29,7 +31,6 @@ class StatementLowerer:
     parse state, where calls like ``extract`` are allowed)."""
 
     def __init__(self, lowering: Lowering, scope: Scope, mode: str = "action"):
-        from p4sim.compiler.lower import calls
         self.lw = lowering
         self.scope = scope
         self.mode = mode
@@ -46,7 +47,6 @@ class StatementLowerer:
     def with_scope(self, scope: Scope) -> "StatementLowerer":
         """A lowerer writing into the same primitive list but resolving names in
         ``scope`` (used for inlined actions and functions)."""
-        from p4sim.compiler.lower import calls
         child = StatementLowerer.__new__(StatementLowerer)
         child.lw, child.scope, child.mode, child.out = self.lw, scope, self.mode, self.out
         child.expr = ExprLowerer(scope, calls.call_expression)
@@ -66,7 +66,6 @@ class StatementLowerer:
         if isinstance(s, ast.Assignment):
             self.assignment(s)
         elif isinstance(s, ast.MethodCallStatement):
-            from p4sim.compiler.lower import calls
             calls.call_statement(s.call, self)
         elif isinstance(s, ast.BlockStatement):
             inner = self.with_scope(self.scope.child())
@@ -84,7 +83,6 @@ class StatementLowerer:
         elif isinstance(s, ast.ReturnStatement):
             self.return_statement(s)
         elif isinstance(s, ast.SwitchStatement):
-            from p4sim.compiler.lower.desugar import switch_to_ifs
             if isinstance(s.expr, ast.Member) and s.expr.member == "action_run":
                 raise CompileError(s.span, "switch on action_run is only allowed in a "
                                    "control's apply block")
@@ -171,7 +169,6 @@ class StatementLowerer:
         self.store_val(target, value, s.span, s)
 
     def check_writable(self, target: Val, node: ast.Expression) -> None:
-        from p4sim.compiler.lower.text import expr_text
         if target.readonly:
             raise CompileError(node.span, f"cannot assign to '{expr_text(node)}': "
                                f"{target.readonly}")

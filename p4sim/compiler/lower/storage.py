@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from p4sim.compiler.lower import jsonexpr as J
-from p4sim.compiler.semantic.types import HeaderT, P4Type, StackT, StructT, UnionT
+from p4sim.compiler.semantic.types import BitsT, HeaderT, P4Type, StackT, StructT, UnionT
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,6 @@ class HeaderRef:
         return FieldRef(self.name, name, t) if t is not None else None
 
     def valid(self) -> FieldRef:
-        from p4sim.compiler.semantic.types import BitsT
         return FieldRef(self.name, "$valid$", BitsT(1))
 
 

@@ -12,9 +12,13 @@ from p4sim.compiler.control_plane import (
 from p4sim.compiler.errors import CompileError
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower import jsonexpr as J
+from p4sim.compiler.lower.arguments import bind_arguments
+from p4sim.compiler.lower.calls import bind_parameters, call_expression
 from p4sim.compiler.lower.context import ExternObj, Lowering, TableObj
 from p4sim.compiler.lower.expressions import ExprLowerer
-from p4sim.compiler.lower.naming import annotation, cp_annotations, cp_extras, qualified
+from p4sim.compiler.lower.instances import instantiate
+from p4sim.compiler.lower.naming import (
+    annotation, cp_annotations, cp_extras, qualified, string_arg)
 from p4sim.compiler.lower.statements import StatementLowerer
 from p4sim.compiler.lower.storage import FieldRef, ParamRef
 from p4sim.compiler.lower.text import expr_text, source_info
@@ -37,7 +41,6 @@ def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
     runtime: list[tuple[str, int]] = []
     body = StatementLowerer(lw, scope)
     if bound:
-        from p4sim.compiler.lower.calls import bind_parameters
         if len(bound) > len(decl.params):
             raise CompileError(bound[0].span, f"too many arguments for action '{decl.name}'")
         caller = StatementLowerer(lw, caller_scope or decl_scope)
@@ -124,7 +127,7 @@ class TableLowering:
         self.decl = table.decl
         self.scope: Scope = table.scope
         self.pipeline = pipeline
-        self.ex = ExprLowerer(self.scope, _pure_calls)
+        self.ex = ExprLowerer(self.scope, call_expression)
         self.props: dict[str, ast.TableProperty] = {}
         for p in self.decl.properties:
             if p.name in self.props:
@@ -186,7 +189,6 @@ class TableLowering:
                                    "error value")
             width = bit_width(val.type)
             name_ann = annotation(k.annotations, "name")
-            from p4sim.compiler.lower.naming import string_arg
             key_name = string_arg(name_ann) or expr_text(k.expr)
             target = self._key_target(k, val)
             if target is None:
@@ -240,7 +242,6 @@ class TableLowering:
         return actions, refs, ids
 
     def _action_data(self, ref: ast.ActionRef, decl: ast.ActionDecl) -> list[str]:
-        from p4sim.compiler.lower.arguments import bind_arguments
         params = tuple(p for p in decl.params if not p.direction)
         if not ref.has_args and params:
             raise CompileError(ref.span, f"action '{ref.name}' needs arguments here")
@@ -296,7 +297,6 @@ class TableLowering:
         if prop.value is None:
             raise CompileError(prop.span, f"table property '{prop.name}' needs a value")
         if isinstance(prop.value, ast.ConstructorCall):
-            from p4sim.compiler.lower.instances import instantiate
             decl = ast.Instantiation(f"{self.decl.name}_{prop.name}", prop.value.type,
                                      prop.value.args, span=prop.value.span)
             obj = instantiate(self.lw, decl, self.scope, self.scope.prefix)
@@ -449,8 +449,3 @@ class TableLowering:
 
     def _value(self, e: ast.Expression, width: int) -> int:
         return self.ex.key_constant(e, width, "entry key")
-
-
-def _pure_calls(call, ex):
-    from p4sim.compiler.lower.calls import call_expression
-    return call_expression(call, ex)

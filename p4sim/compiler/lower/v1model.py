@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from p4sim.compiler import ast
+from p4sim.compiler.control_plane import DigestInfo, StructMemberInfo
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower import jsonexpr as J
@@ -241,7 +242,6 @@ def digest(call: ast.MethodCall, args: list, body: StatementLowerer) -> None:
         lst = ir.FieldListIR(t.name, len(lw.learn_lists) + 1, [j for j, _, _ in elements])
         lw.learn_lists[t.name] = lst
         lw.program.learn_lists.append(lst)
-        from p4sim.compiler.control_plane import DigestInfo, StructMemberInfo
         lw.cp.digests.append(DigestInfo(t.name, t.name, tuple(
             StructMemberInfo(f.name, bit_width(f.type)) for f in t.fields)))
     ident = lw.learn_lists[t.name].id
