@@ -263,7 +263,7 @@ class TableLowering:
             return None
         ref = prop.action
         decl, decl_scope = find_action(self.scope, ref, self.decl.name)
-        name = self._action_full_name(decl, decl_scope)
+        name = action_name(decl, decl_scope)
         if name not in ids:
             raise CompileError(ref.span, f"default action '{ref.name}' is not in the actions "
                                f"of table '{self.decl.name}'")
@@ -278,10 +278,6 @@ class TableLowering:
             t.default_entry = {"action_id": action.id, "action_const": prop.is_const,
                                "action_data": data, "action_entry_const": prop.is_const}
         return name if prop.is_const else None
-
-    @staticmethod
-    def _action_full_name(decl: ast.ActionDecl, decl_scope: Scope) -> str:
-        return action_name(decl, decl_scope)
 
     # ------------------------------------------------------------------ properties
     def _const(self, prop: ast.TableProperty, what: str, boolean: bool = False):
@@ -390,7 +386,7 @@ class TableLowering:
                 tuple(ast.DontCare(span=entry.span) for _ in keys)
             match_key = [self._match(k, f, e) for k, f, e in zip(keys, fields, keyset)]
             decl, decl_scope = find_action(self.scope, entry.action, self.decl.name)
-            name = self._action_full_name(decl, decl_scope)
+            name = action_name(decl, decl_scope)
             if name not in ids:
                 raise CompileError(entry.action.span, f"action '{entry.action.name}' is not "
                                    f"in the actions of table '{self.decl.name}'")
