@@ -7,7 +7,7 @@ in O(1) and raises NOT_FOUND with the offending ID otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from p4.config.v1 import p4info_pb2
 
@@ -129,7 +129,7 @@ class P4InfoIndex:
         except KeyError:
             raise not_found(f"no action with ID {action_id:#x} in the P4Info") from None
 
-    def lookup(self, kind: str, object_id: int):
+    def lookup(self, kind: str, object_id: int) -> Any:
         """The P4Info message of a counter, meter, register, ... by ID (NOT_FOUND)."""
         mapping = getattr(self, kind)
         try:

@@ -4,11 +4,15 @@ fully qualified name, key layout and parameter count."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from p4.config.v1 import p4info_pb2
 
 from p4sim.p4runtime.errors import Code, P4RuntimeError, invalid
 from p4sim.p4runtime.p4info_index import P4InfoIndex
+
+if TYPE_CHECKING:   # the switch program is imported when a pipeline is loaded
+    from p4sim.switch.program import Program
 
 
 def parse_device_config(data: bytes) -> dict:
@@ -24,7 +28,7 @@ def parse_device_config(data: bytes) -> dict:
     return obj
 
 
-def load_program(json_obj: dict):
+def load_program(json_obj: dict) -> Program:
     """Build the switch program once to prove the JSON loads (INVALID_ARGUMENT)."""
     from p4sim.switch.errors import LoadError
     from p4sim.switch.program import Program

@@ -321,7 +321,7 @@ def _update(buf: bytes, start: int, end: int):
     return UpdateView(kind, _table_entry(buf, *entry_span))
 
 
-def parse_write_request(data: bytes):
+def parse_write_request(data: bytes) -> WriteRequestView | p4runtime_pb2.WriteRequest:
     """Decode a serialized WriteRequest: a WriteRequestView with fast views for plain
     table entries, or the protobuf message if the request has fields this module
     does not know (newer clients).  Raises WireError for malformed bytes."""

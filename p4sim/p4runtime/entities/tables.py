@@ -257,7 +257,8 @@ class TableEntries:
             raise not_found(f"table '{info.name}' has no such entry")
         return info, table, handle
 
-    def views(self, query: p4runtime_pb2.TableEntry):
+    def views(self, query: p4runtime_pb2.TableEntry
+              ) -> Iterator[tuple[TableInfo, object, int, p4runtime_pb2.TableEntry]]:
         """(info, table, entry message) of every entry a direct-resource read selects."""
         table_ids = [query.table_id] if query.table_id else list(self.state.index.tables)
         for table_id in table_ids:
