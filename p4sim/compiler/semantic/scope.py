@@ -12,6 +12,7 @@ from typing import Any, Callable
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.limits import MAX_STACK_SIZE, MAX_WIDTH
+from p4sim.compiler.semantic.operators import wrap
 from p4sim.compiler.semantic.types import (
     BitsT, BlockT, BoolT, EnumT, ErrorT, ExternT, FieldT, HeaderT, IntT, MatchKindT,
     P4Type, StackT, StringT, StructT, TupleT, TypeVarT, UnionT, VarbitT, VoidT)
@@ -233,8 +234,8 @@ def declare_type(decl: ast.Node, scope: Scope, info: GlobalInfo, const_eval: Con
         fields = _fields(decl, scope, const_eval)
         scope.declare(decl.name, TypeBinding(StructT(decl.name, fields, decl.annotations)))
     elif isinstance(decl, ast.EnumDecl):
-        scope.declare(decl.name, TypeBinding(_enum_type(decl, scope, const_eval)))
-        enum_t = scope.lookup(decl.name).type
+        enum_t = _enum_type(decl, scope, const_eval)
+        scope.declare(decl.name, TypeBinding(enum_t))
         info.enums.append(enum_t)
     elif isinstance(decl, ast.TypedefDecl):
         scope.declare(decl.name, TypeBinding(resolve_type(decl.type, scope, const_eval)))
@@ -305,8 +306,8 @@ def build_global_scope(program: ast.Program, const_eval: ConstEval) -> GlobalInf
                     and not _is_prototype(decl):
                 raise CompileError(decl.span, f"'{name}' is declared more than once")
             scope.declare(name, DeclBinding(decl, scope))
-    for member in info.errors:
-        scope.declare(f"error.{member}", ErrorMemberBinding(member, info.errors.index(member)))
+    for value, member in enumerate(info.errors):
+        scope.declare(f"error.{member}", ErrorMemberBinding(member, value))
     return info
 
 
@@ -323,13 +324,10 @@ def declare_constant(decl: ast.ConstantDecl, scope: Scope, const_eval: ConstEval
 
 def coerce_constant(value: Any, vtype: P4Type, target: P4Type, span: SourceSpan) -> Any:
     """Check that a constant fits ``target`` and convert it (int literals adapt)."""
-    from p4sim.compiler.semantic.operators import wrap
     if isinstance(target, BitsT):
         if isinstance(vtype, IntT):
             if not target.signed and (value < 0 or value > target.mask):
-                if value < 0 or value.bit_length() > target.width:
-                    raise CompileError(span, f"value {value} does not fit in "
-                                       f"{target.describe()}")
+                raise CompileError(span, f"value {value} does not fit in {target.describe()}")
             return wrap(value, target)
         if isinstance(vtype, BitsT) and vtype == target:
             return value
