@@ -2,6 +2,10 @@
 (each write goes through FabricTest, so it is undone after the test)."""
 from __future__ import annotations
 
+from scapy.layers.inet import IP
+from scapy.layers.l2 import Ether
+from scapy.packet import raw
+
 from fabric_base import FabricTest
 
 ROUTES = "FabricIngress.routing.routes"
@@ -30,6 +34,18 @@ ROUTER_MAC = "00:aa:00:00:00:01"
 def host_mac(port: int) -> str:
     """MAC address of the test host behind a switch port."""
     return f"00:00:00:00:00:{port:02x}"
+
+
+def routed(pkt: Ether, port: int, **ip_fields: int) -> Ether:
+    """``pkt`` as the switch sends it to the host on ``port``: router MAC as source,
+    the host's as destination, TTL one less, ``ip_fields`` set, IPv4 checksum redone."""
+    out = pkt.copy()
+    out[Ether].src, out[Ether].dst = ROUTER_MAC, host_mac(port)
+    out[IP].ttl -= 1
+    for name, value in ip_fields.items():
+        setattr(out[IP], name, value)
+    del out[IP].chksum
+    return Ether(raw(out))
 
 
 def add_next_hop(test: FabricTest, member_id: int, port: int) -> None:

@@ -4,11 +4,10 @@ credit rate (a meter) are dropped; both counted."""
 import ptf.testutils as tu
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
-from scapy.packet import raw
 
 from control.layers import CTL_CREDIT, UDP_PORT_UEC, UecControl
 from fabric_base import FabricTest
-from fabric_config import CREDIT_BANDS, CREDIT_METER, ROUTER_MAC, host_mac, route_to_port
+from fabric_config import CREDIT_BANDS, CREDIT_METER, ROUTER_MAC, host_mac, route_to_port, routed
 
 REDUCE = "FabricIngress.credit_marking.reduce_credit"
 
@@ -21,11 +20,8 @@ def _credit(amount: int, psn: int = 3) -> Ether:
 
 def _routed(pkt: Ether, credit: int, marked: int) -> Ether:
     out = pkt.copy()
-    out[Ether].src, out[Ether].dst = ROUTER_MAC, host_mac(2)
-    out[IP].ttl -= 1
-    del out[IP].chksum
     out[UecControl].credit, out[UecControl].marked = credit, marked
-    return Ether(raw(out))
+    return routed(out, 2)
 
 
 class CreditReducedInOccupancyBand(FabricTest):

@@ -3,10 +3,9 @@ the egress port's threshold; others are left alone."""
 import ptf.testutils as tu
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
-from scapy.packet import raw
 
 from fabric_base import FabricTest
-from fabric_config import ECN_THRESHOLDS, ROUTER_MAC, host_mac, route_to_port
+from fabric_config import ECN_THRESHOLDS, ROUTER_MAC, host_mac, route_to_port, routed
 
 SET_THRESHOLD = "FabricEgress.ecn.set_ecn_threshold"
 ECT0, CE = 2, 3
@@ -18,12 +17,7 @@ def _pkt(ecn: int) -> Ether:
 
 
 def _routed(pkt: Ether, ecn: int) -> Ether:
-    out = pkt.copy()
-    out[Ether].src, out[Ether].dst = ROUTER_MAC, host_mac(2)
-    out[IP].ttl -= 1
-    out[IP].tos = ecn
-    del out[IP].chksum
-    return Ether(raw(out))
+    return routed(pkt, 2, tos=ecn)
 
 
 class EcnCapableMarkedAtThreshold(FabricTest):

@@ -4,10 +4,9 @@ partition."""
 import ptf.testutils as tu
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Dot1Q, Ether
-from scapy.packet import raw
 
 from fabric_base import FabricTest
-from fabric_config import PARTITIONS, PORT_PARTITIONS, ROUTER_MAC, host_mac, route_to_port
+from fabric_config import PARTITIONS, PORT_PARTITIONS, ROUTER_MAC, host_mac, route_to_port, routed
 
 SET_PARTITION = "FabricIngress.partition.set_partition"
 
@@ -17,14 +16,6 @@ def _pkt(vlan: int | None = None) -> Ether:
     if vlan is not None:
         eth = eth / Dot1Q(vlan=vlan)
     return eth / IP(src="10.0.1.1", dst="10.0.2.1") / UDP(sport=7, dport=8) / ("p" * 30)
-
-
-def _routed(pkt: Ether, port: int) -> Ether:
-    out = pkt.copy()
-    out[Ether].src, out[Ether].dst = ROUTER_MAC, host_mac(port)
-    out[IP].ttl -= 1
-    del out[IP].chksum
-    return Ether(raw(out))
 
 
 class RoutesAreKeyedByPartition(FabricTest):
@@ -61,7 +52,7 @@ class SamePartitionTrafficPasses(FabricTest):
         route_to_port(self, "10.0.2.0/24", 2, partition=2)
         pkt = _pkt()
         self.send(1, pkt)
-        tu.verify_packet(self, _routed(pkt, 2), 2)
+        tu.verify_packet(self, routed(pkt, 2), 2)
         tu.verify_no_other_packets(self)
 
 
@@ -76,7 +67,7 @@ class VlanSelectsPartition(FabricTest):
         route_to_port(self, "10.0.2.0/24", 2, partition=0, group=2)
         tagged, untagged = _pkt(vlan=10), _pkt()
         self.send(1, tagged)
-        tu.verify_packet(self, _routed(tagged, 3), 3)
+        tu.verify_packet(self, routed(tagged, 3), 3)
         self.send(1, untagged)
-        tu.verify_packet(self, _routed(untagged, 2), 2)
+        tu.verify_packet(self, routed(untagged, 2), 2)
         tu.verify_no_other_packets(self)

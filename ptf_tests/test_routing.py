@@ -6,7 +6,7 @@ from scapy.layers.l2 import Ether
 
 from control.layers import DSCP_INT, DSCP_TRIMMABLE, UDP_PORT_UEC, UecRequest
 from fabric_base import FabricTest
-from fabric_config import ROUTER_MAC, host_mac, route_to_port
+from fabric_config import ROUTER_MAC, host_mac, route_to_port, routed
 
 
 def _udp(dst: str = "10.0.2.1", ttl: int = 64, tos: int = 0, dport: int = 5000) -> Ether:
@@ -15,20 +15,12 @@ def _udp(dst: str = "10.0.2.1", ttl: int = 64, tos: int = 0, dport: int = 5000) 
             / UDP(sport=1234, dport=dport) / ("x" * 40))
 
 
-def _routed(pkt: Ether, port: int) -> Ether:
-    out = pkt.copy()
-    out[Ether].src, out[Ether].dst = ROUTER_MAC, host_mac(port)
-    out[IP].ttl -= 1
-    del out[IP].chksum
-    return Ether(bytes(out))
-
-
 class RoutedPacketLeavesRewritten(FabricTest):
     def runTest(self):
         route_to_port(self, "10.0.2.0/24", 2)
         pkt = _udp()
         self.send(1, pkt)
-        tu.verify_packet(self, _routed(pkt, 2), 2)
+        tu.verify_packet(self, routed(pkt, 2), 2)
         tu.verify_no_other_packets(self)
         self.assertEqual(self.counter("FabricIngress.routing.member_packets", 2)[0], 1)
         self.assertEqual(self.counter("FabricIngress.port_rx", 1), (1, len(pkt)))
@@ -41,7 +33,7 @@ class LongestPrefixWins(FabricTest):
         route_to_port(self, "10.0.3.0/24", 3, group=2)
         pkt = _udp(dst="10.0.3.7")
         self.send(1, pkt)
-        tu.verify_packet(self, _routed(pkt, 3), 3)
+        tu.verify_packet(self, routed(pkt, 3), 3)
         tu.verify_no_other_packets(self)
 
 
@@ -75,5 +67,5 @@ class NoConfigMeansPlainForwarding(FabricTest):
         int_marked = _udp(tos=DSCP_INT << 2)
         for pkt in (uec, int_marked):
             self.send(1, pkt)
-            tu.verify_packet(self, _routed(pkt, 2), 2)
+            tu.verify_packet(self, routed(pkt, 2), 2)
         tu.verify_no_other_packets(self)
