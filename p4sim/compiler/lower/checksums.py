@@ -21,9 +21,7 @@ CHECKSUM_CALLS = {"verify_checksum": (True, False), "verify_checksum_with_payloa
 
 def lower_checksum_control(lw: Lowering, decl: ast.ControlDecl, decl_scope: Scope,
                            bindings: dict[str, Any], verify: bool) -> None:
-    scope = decl_scope.child(decl.name)
-    for name, binding in bindings.items():
-        scope.declare(name, binding)
+    scope = decl_scope.child(decl.name, bindings)
     body = StatementLowerer(lw, scope)
     assert decl.apply is not None
     _statements(lw, decl.apply.statements, body, verify)

@@ -73,9 +73,7 @@ def enter_control(lw: Lowering, decl: ast.ControlDecl, decl_scope: Scope, prefix
                   bindings: dict[str, Any], ctor_args: tuple | None = ()) -> tuple[Scope, list]:
     """A scope with the control's parameters and locals bound; returns it and the
     statements that initialize local variables."""
-    scope = decl_scope.child(prefix)
-    for name, binding in bindings.items():
-        scope.declare(name, binding)
+    scope = decl_scope.child(prefix, bindings)
     if decl.constructor_params and ctor_args is not None:
         args = bind_arguments(decl.constructor_params, ctor_args, f"control '{decl.name}'",
                               decl.span)

@@ -15,9 +15,7 @@ from p4sim.compiler.semantic.scope import Scope
 
 def lower_deparser(lw: Lowering, decl: ast.ControlDecl, decl_scope: Scope,
                    bindings: dict[str, Any]) -> ir.DeparserIR:
-    scope = decl_scope.child(decl.name)
-    for name, binding in bindings.items():
-        scope.declare(name, binding)
+    scope = decl_scope.child(decl.name, bindings)
     order: list[str] = []
     assert decl.apply is not None
     _statements(decl.apply.statements, scope, order)

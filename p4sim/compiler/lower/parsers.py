@@ -37,9 +37,7 @@ def to_parser_ops(prims: list[dict]) -> list[dict]:
 def lower_parser(lw: Lowering, decl: ast.ParserDecl, decl_scope: Scope,
                  bindings: dict[str, Any]) -> ir.ParserIR:
     prefix = decl.name
-    scope = decl_scope.child(prefix)
-    for name, binding in bindings.items():
-        scope.declare(name, binding)
+    scope = decl_scope.child(prefix, bindings)
     prelude: list[ast.Statement] = []
     for local in decl.locals:
         if isinstance(local, ast.ValueSetDecl):

@@ -17,6 +17,7 @@ from p4sim.compiler.lower.instances import instantiate
 from p4sim.compiler.lower.naming import annotation, cp_extras, string_arg
 from p4sim.compiler.lower.parsers import lower_parser
 from p4sim.compiler.lower.storage import HeaderRef, StructRef
+from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.semantic.scope import (
     ConstBinding, DeclBinding, GlobalInfo, Scope, build_global_scope)
 from p4sim.compiler.semantic.types import (
@@ -239,10 +240,7 @@ def _lower_blocks(lw: Lowering, blocks: dict[str, tuple[Any, Scope]]) -> None:
     for role in ("ingress", "egress"):
         decl, scope = blocks[role]
         pipeline = ir.PipelineIR(role, len(lw.program.pipelines),
-                                 source_info={"filename": decl.span.file,
-                                              "line": decl.span.line,
-                                              "column": decl.span.col,
-                                              "source_fragment": decl.name})
+                                 source_info=source_info(decl, decl.name))
         lw.current_pipeline = pipeline
         if len(decl.params) != 3:
             raise CompileError(decl.span, f"the V1Switch {role} control needs 3 parameters")

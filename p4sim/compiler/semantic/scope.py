@@ -7,7 +7,7 @@ requires declaration before use.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
@@ -75,8 +75,13 @@ class Scope:
             scope = scope.parent
         return scope
 
-    def child(self, prefix: str | None = None) -> "Scope":
-        return Scope(self, self.prefix if prefix is None else prefix)
+    def child(self, prefix: str | None = None, names: Mapping[str, Any] | None = None
+              ) -> "Scope":
+        """A nested scope (same prefix unless given), with ``names`` already bound."""
+        scope = Scope(self, self.prefix if prefix is None else prefix)
+        if names:
+            scope.names.update(names)
+        return scope
 
 
 ConstEval = Callable[[ast.Expression, Scope], tuple[Any, P4Type]]
