@@ -24,9 +24,13 @@ def _header_ids(program: ir.ProgramIR) -> dict[str, int]:
     return {h.name: i for i, h in enumerate(program.headers)}
 
 
+def _union_ids(program: ir.ProgramIR) -> dict[str, int]:
+    return {u.name: i for i, u in enumerate(program.unions)}
+
+
 def header_stacks(program: ir.ProgramIR) -> list[dict]:
     ids = _header_ids(program)
-    union_ids = {u.name: i for i, u in enumerate(program.unions)}
+    union_ids = _union_ids(program)
     out = []
     for i, s in enumerate(program.stacks):
         if s.elements and s.elements[0] in union_ids:
@@ -49,7 +53,7 @@ def header_unions(program: ir.ProgramIR) -> list[dict]:
 
 
 def header_union_stacks(program: ir.ProgramIR) -> list[dict]:
-    union_ids = {u.name: i for i, u in enumerate(program.unions)}
+    union_ids = _union_ids(program)
     out = []
     for i, s in enumerate(program.stacks):
         if s.elements and s.elements[0] in union_ids:
