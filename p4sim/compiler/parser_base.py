@@ -97,6 +97,16 @@ class ParserBase:
             span = self._span_after_previous()
         return CompileError(span, f"{message}, found {found}")
 
+    def _comma_list(self, item: Callable[[], T], closing: str) -> tuple[T, ...]:
+        """``[ item ( ',' item )* ]``: empty when the next token is ``closing`` (which
+        the caller then expects)."""
+        if self._at(closing):
+            return ()
+        items = [item()]
+        while self._accept(","):
+            items.append(item())
+        return tuple(items)
+
     # ------------------------------------------------------------------ backtracking
 
     def _try(self, method: Callable[..., T], *args: object) -> T | None:

@@ -228,13 +228,9 @@ class ExpressionRules(TypeRules):
     # BNF: arguments : '(' [ argument ( ',' argument )* ] ')'
     def _parse_arguments(self) -> tuple[ast.Argument, ...]:
         self._expect("(")
-        args: list[ast.Argument] = []
-        if not self._at(")"):
-            args.append(self._parse_argument())
-            while self._accept(","):
-                args.append(self._parse_argument())
+        args = self._comma_list(self._parse_argument, ")")
         self._expect(")", "to close the argument list")
-        return tuple(args)
+        return args
 
     # BNF: argument : expression | IDENT '=' expression | '_'
     def _parse_argument(self) -> ast.Argument:
@@ -247,12 +243,7 @@ class ExpressionRules(TypeRules):
 
     # BNF: expression_list : [ expression ( ',' expression )* ]
     def _parse_expression_list(self, closing: str) -> tuple[ast.Expression, ...]:
-        items: list[ast.Expression] = []
-        if not self._at(closing):
-            items.append(self._parse_expression())
-            while self._accept(","):
-                items.append(self._parse_expression())
-        return tuple(items)
+        return self._comma_list(self._parse_expression, closing)
 
     # ------------------------------------------------------------------ keysets
 

@@ -203,13 +203,9 @@ class StatementRules(ExpressionRules):
     # BNF: parameters : '(' [ parameter ( ',' parameter )* ] ')'
     def _parse_parameters(self) -> tuple[ast.Parameter, ...]:
         self._expect("(", "to open the parameter list")
-        params: list[ast.Parameter] = []
-        if not self._at(")"):
-            params.append(self._parse_parameter())
-            while self._accept(","):
-                params.append(self._parse_parameter())
+        params = self._comma_list(self._parse_parameter, ")")
         self._expect(")", "to close the parameter list")
-        return tuple(params)
+        return params
 
     # BNF: parameter : annotations [ IN | OUT | INOUT ] type_ref IDENT [ '=' expression ]
     def _parse_parameter(self) -> ast.Parameter:

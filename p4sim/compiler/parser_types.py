@@ -103,13 +103,9 @@ class TypeRules(ParserBase):
     # BNF: type_args : '<' [ type_arg ( ',' type_arg )* ] '>'
     def _parse_type_args(self) -> tuple[ast.Type, ...]:
         self._expect("<", "to open type arguments")
-        args: list[ast.Type] = []
-        if not self._at(">"):
-            args.append(self._parse_type_arg())
-            while self._accept(","):
-                args.append(self._parse_type_arg())
+        args = self._comma_list(self._parse_type_arg, ">")
         self._expect(">", "to close type arguments")
-        return tuple(args)
+        return args
 
     # BNF: type_arg : '_' | type_ref
     def _parse_type_arg(self) -> ast.Type:
