@@ -276,8 +276,9 @@ def _lookahead_header(body: StatementLowerer, t: HeaderT, span: SourceSpan) -> V
     offset = 0
     for f in t.fields:
         if isinstance(f.type, VarbitT):
-            raise CompileError(span, f"lookahead of a header with a varbit field ({t.name}.{f.name}): "
-                               "its length is not known before it is extracted")
+            raise CompileError(span, "lookahead of a header with a varbit field "
+                               f"({t.name}.{f.name}): its length is not known before it "
+                               "is extracted")
         width = bit_width(f.type)
         body.out.append({"op": "set", "parameters": [
             J.field(scratch.name, f.name), {"type": "lookahead", "value": [offset, width]}]})
