@@ -28,8 +28,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from p4sim.reference import reference_dir
+
 REPO = Path(__file__).resolve().parent.parent
-REFERENCE_P4 = Path("/work/shared/reference/p4")
+REFERENCE_P4 = reference_dir() / "p4"
 AIM_SECONDS = 0.3
 TIMEOUT_SECONDS = 120.0
 

@@ -17,7 +17,6 @@ import json
 import multiprocessing
 import queue
 import time
-from pathlib import Path
 
 import grpc
 from google.protobuf import text_format
@@ -27,8 +26,9 @@ from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 from p4sim.p4runtime import wire
 from p4sim.p4runtime.server import P4RuntimeServer
 from p4sim.switch.switch import Switch
+from p4sim.reference import reference_dir
 
-REFERENCE = Path("/work/shared/reference/p4c-out")
+REFERENCE = reference_dir() / "p4c-out"
 BATCH_SIZES = (1, 100, 1000)
 
 

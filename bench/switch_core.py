@@ -14,8 +14,9 @@ from pathlib import Path
 
 from p4sim.switch.program import Program
 from p4sim.switch.runtime_api import LpmParam
+from p4sim.reference import reference_dir
 
-DEFAULT_JSON = Path("/work/shared/reference/p4c-out/l3_lpm.json")
+DEFAULT_JSON = reference_dir() / "p4c-out/l3_lpm.json"
 PACKET = bytes.fromhex(
     "000000000001000000000002080045000024000100004011AD12C0A8010A0A01020304D2005000106FA5"
     "7061796C6F616421")

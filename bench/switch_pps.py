@@ -31,8 +31,9 @@ from p4sim.switch.control_channel import ControlClient
 from p4sim.switch.control_cli import run_command
 from p4sim.switch.hashes import csum16
 from p4sim.netns import Netns, can_run
+from p4sim.reference import reference_dir
 
-REFERENCE_JSON = Path("/work/shared/reference/p4c-out/l3_lpm.json")
+REFERENCE_JSON = reference_dir() / "p4c-out/l3_lpm.json"
 FABRIC_JSON = Path(__file__).resolve().parent.parent / "build" / "fabric.json"
 PROGRAMS = {
     # name: (BMv2 JSON, p4sim-cli commands routing 10.0.0.0/8 to port 2)

@@ -21,9 +21,10 @@ import pytest
 from p4sim.compiler.driver import compile_program
 from p4sim.compiler.errors import CompileError
 from p4sim.compiler.p4info import build_p4info
+from p4sim.reference import reference_dir
 
 REPO = Path(__file__).resolve().parents[2]
-PROGRAMS = sorted(Path("/work/shared/reference/p4").glob("*.p4")) \
+PROGRAMS = sorted((reference_dir() / "p4").glob("*.p4")) \
     + sorted((REPO / "tests" / "corpus").glob("*.p4")) + [REPO / "p4src" / "fabric.p4"]
 MUTANTS_PER_SEED = 80
 SECONDS_PER_SEED = 3.0

@@ -1,6 +1,5 @@
 """The controller's typed client against the real P4Runtime server of an in-process
 p4sim switch: pipeline push, writes by name, reads, per-update errors, forwarding."""
-from pathlib import Path
 
 import pytest
 
@@ -9,10 +8,9 @@ from control.p4rt.entities import DELETE, INSERT, P4Names, load_p4info, update
 from control.p4rt.errors import P4RuntimeError
 from p4sim.p4runtime.server import P4RuntimeServer
 from p4sim.switch.switch import Switch
+from p4sim.reference import reference_dir
 
-REF = Path("/work/shared/reference/p4c-out")
-if not REF.exists():  # CI lays shared/ beside the clone
-    REF = Path(__file__).resolve().parents[3] / "shared" / "reference" / "p4c-out"
+REF = reference_dir() / "p4c-out"
 
 
 @pytest.fixture

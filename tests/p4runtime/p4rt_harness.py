@@ -16,8 +16,9 @@ from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
 from p4sim.p4runtime.server import P4RuntimeServer
 from p4sim.switch.switch import Switch
+from p4sim.reference import reference_dir
 
-REFERENCE = Path("/work/shared/reference/p4c-out")
+REFERENCE = reference_dir() / "p4c-out"
 CPU_PORT = 255
 
 

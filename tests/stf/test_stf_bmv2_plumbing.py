@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from p4sim.reference import reference_dir
 from p4sim.stf.cli import EXIT_PASS, main
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("ip") is None,
                                 reason="needs root and iproute2")
 
-REFERENCE = Path("/work/shared/reference")
+REFERENCE = reference_dir()
 
 # Forwards every frame arriving on port 1 to port 2 unchanged, and serves a TCP port
 # so that readiness can be detected.

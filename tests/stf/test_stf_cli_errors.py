@@ -10,8 +10,9 @@ import pytest
 
 from p4sim.stf.cli import EXIT_CANNOT_RUN, EXIT_FAIL, main
 from p4sim.stf.compile import CompileFailed, compile_program
+from p4sim.reference import reference_dir
 
-REFERENCE = Path("/work/shared/reference")
+REFERENCE = reference_dir()
 PROGRAM = str(REFERENCE / "p4" / "l3_lpm.p4")
 STF = str(REFERENCE / "stf" / "l3_lpm.stf")
 JSON = str(REFERENCE / "p4c-out" / "l3_lpm.json")

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from p4sim.stf.cli import EXIT_FAIL, EXIT_PASS, main, run_stf_test
+from p4sim.reference import reference_dir
 
-REFERENCE = Path("/work/shared/reference")
+REFERENCE = reference_dir()
 NAMES = ["l3_lpm", "replication", "stack_and_queues"]
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,9 @@ from p4sim.stf.errors import StfError
 from p4sim.stf.program_info import ProgramInfo
 from p4sim.stf.stf_parser import parse_stf
 from p4sim.stf.values import MaskedValue, PlainValue, PrefixValue, RangeValue, parse_key_value, parse_number
+from p4sim.reference import reference_dir
 
-REFERENCE = Path("/work/shared/reference/p4c-out")
+REFERENCE = reference_dir() / "p4c-out"
 
 
 def reference_info(name: str) -> ProgramInfo:

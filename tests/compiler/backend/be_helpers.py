@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from p4sim.compiler.driver import CompileResult, compile_program
+from p4sim.reference import reference_dir
 
-REFERENCE = Path("/work/shared/reference")
+REFERENCE = reference_dir()
 REFERENCE_PROGRAMS = ("l3_lpm", "multipath", "replication", "stack_and_queues")
 
 

@@ -5,8 +5,9 @@ import pytest
 
 from p4sim.compiler import ast
 from p4sim.compiler.frontend import BUNDLED_INCLUDE_DIR, parse_program
+from p4sim.reference import reference_dir
 
-REFERENCE_DIR = Path("/work/shared/reference/p4")
+REFERENCE_DIR = reference_dir() / "p4"
 REFERENCE_PROGRAMS = sorted(REFERENCE_DIR.glob("*.p4")) if REFERENCE_DIR.is_dir() else []
 
 

@@ -5,10 +5,11 @@ import pytest
 
 from p4sim.compiler.frontend import BUNDLED_INCLUDE_DIR, parse_program, parse_text
 from p4sim.compiler.unparse import unparse
+from p4sim.reference import reference_dir
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS = [HERE / "programs" / "constructs.p4", Path(BUNDLED_INCLUDE_DIR) / "v1model.p4"]
-REFERENCE_DIR = Path("/work/shared/reference/p4")
+REFERENCE_DIR = reference_dir() / "p4"
 if REFERENCE_DIR.is_dir():
     PROGRAMS += sorted(REFERENCE_DIR.glob("*.p4"))
 

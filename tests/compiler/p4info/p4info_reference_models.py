@@ -1,15 +1,15 @@
 """ControlPlaneModels written by hand for the four reference programs in
-/work/shared/reference/p4, listing objects in the order p4c emits them."""
+shared/reference/p4, listing objects in the order p4c emits them."""
 from __future__ import annotations
 
-from pathlib import Path
 
 from p4sim.compiler.control_plane import (
     ActionInfo, ActionParamInfo, ActionProfileInfo, ActionRefInfo, Annot, ControlPlaneModel,
     ControllerHeaderInfo, CounterInfo, DigestInfo, MatchFieldInfo, MeterInfo, RegisterInfo,
     StructMemberInfo, TableInfo, ValueSetInfo)
+from p4sim.reference import reference_dir
 
-REFERENCE_DIR = Path("/work/shared/reference")
+REFERENCE_DIR = reference_dir()
 
 NO_ACTION = ActionInfo("NoAction", annotations=(Annot("noWarn", '"unused"'),))
 DROP = ActionInfo("IngressImpl.drop")

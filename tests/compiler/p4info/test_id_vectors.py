@@ -1,13 +1,13 @@
 """p4c's IDs for 467 (kind, name) pairs from p4c's own test outputs."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from p4sim.compiler.p4info import IdPrefix, compute_ids, jenkins_one_at_a_time
+from p4sim.reference import reference_dir
 
-VECTORS = Path("/work/shared/reference/p4info_ids.tsv")
+VECTORS = reference_dir() / "p4info_ids.tsv"
 
 KIND_PREFIX = {
     "actions": IdPrefix.ACTION,

@@ -12,9 +12,10 @@ from p4sim.compiler.driver import compile_program
 from p4sim.compiler.p4info.builder import build_p4info_message
 from p4sim.compiler.p4info.message import Message, to_text
 from p4sim.compiler.p4info.schema import MESSAGES, ActionScope, MatchType
+from p4sim.reference import reference_dir
 
 REPO = Path(__file__).resolve().parents[3]
-PROGRAMS = sorted(Path("/work/shared/reference/p4").glob("*.p4")) \
+PROGRAMS = sorted((reference_dir() / "p4").glob("*.p4")) \
     + sorted((REPO / "tests" / "corpus").glob("*.p4")) + [REPO / "p4src" / "fabric.p4"]
 
 

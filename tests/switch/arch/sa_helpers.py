@@ -7,12 +7,12 @@ import json
 import struct
 import threading
 from collections import defaultdict
-from pathlib import Path
 
 from p4sim.switch.runtime_api import ExactParam
 from p4sim.switch.switch import Switch
+from p4sim.reference import reference_dir
 
-REFERENCE = Path("/work/shared/reference")
+REFERENCE = reference_dir()
 P4C_OUT = REFERENCE / "p4c-out"
 
 

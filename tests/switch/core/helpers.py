@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from p4sim.switch.program import Program
 from p4sim.switch.runtime_api import ExactParam, LpmParam, TernaryParam
+from p4sim.reference import reference_dir
 
-REFERENCE = Path("/work/shared/reference")
+REFERENCE = reference_dir()
 DROP_PORT = 511
 
 
