@@ -16,7 +16,13 @@ from control.topology import load_topology, router_mac
 
 ROOT = Path(__file__).resolve().parents[2]
 P4INFO = ROOT / "build/fabric.p4info.txtpb"
-pytestmark = pytest.mark.skipif(not P4INFO.exists(), reason="run `make build` first")
+
+
+@pytest.fixture(autouse=True)
+def _pipeline_is_built() -> None:
+    """A missing build is a failure with the fix in its message, not a silent skip."""
+    if not P4INFO.exists():
+        pytest.fail(f"{P4INFO} is missing: run `make build` first")
 
 
 @pytest.fixture(scope="module")

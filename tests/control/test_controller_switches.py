@@ -25,7 +25,13 @@ from p4sim.switch.switch import Switch
 ROOT = Path(__file__).resolve().parents[2]
 JSON = ROOT / "build/fabric.json"
 P4INFO = ROOT / "build/fabric.p4info.txtpb"
-pytestmark = pytest.mark.skipif(not JSON.exists(), reason="run `make build` first")
+
+
+@pytest.fixture(autouse=True)
+def _pipeline_is_built() -> None:
+    """A missing build is a failure with the fix in its message, not a silent skip."""
+    if not JSON.exists():
+        pytest.fail(f"{JSON} is missing: run `make build` first")
 
 TOPOLOGY = """
 [[switches]]
