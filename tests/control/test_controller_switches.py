@@ -33,6 +33,7 @@ def _pipeline_is_built() -> None:
     if not JSON.exists():
         pytest.fail(f"{JSON} is missing: run `make build` first")
 
+
 TOPOLOGY = """
 [[switches]]
 name = "leaf1"
