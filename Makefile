@@ -21,7 +21,7 @@ PROGRAMS := $(basename $(notdir $(wildcard p4src/*.p4)))
 P4_DEPS  := $(shell find p4src/include -name '*.p4' 2>/dev/null)
 OUTPUTS  := $(foreach p,$(PROGRAMS),build/$(p).json build/$(p).p4info.txtpb)
 
-.PHONY: all install build test test-unit test-ptf run bench clean
+.PHONY: all install build test test-unit test-ptf run bench clean evidence
 
 all: build
 
@@ -53,6 +53,16 @@ run: $(STAMP) build
 
 bench: $(STAMP) build
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+# Copy a refreshed recording of the real toolchain (the team's shared/reference) into
+# the repository's evidence folder; commit the result.
+REFERENCE ?= ../shared/reference
+evidence:
+	@test -d "$(REFERENCE)/project" || { echo "no recording at $(REFERENCE) (set REFERENCE=DIR)"; exit 1; }
+	for d in p4 p4c-out stf project toolchain bmv2-runs; do \
+	  rm -rf tests/real_toolchain/$$d; cp -r "$(REFERENCE)/$$d" tests/real_toolchain/; done
+	cp "$(REFERENCE)/p4info_ids.tsv" "$(REFERENCE)/bmv2-facts.md" tests/real_toolchain/
+	chmod -R u+w tests/real_toolchain
 
 clean:
 	rm -rf build .pytest_cache

@@ -1,24 +1,19 @@
-"""Where the shared reference material (p4c's outputs, STF tests, ID vectors) lives.
+"""Where the recorded behaviour of the real toolchain lives: ``tests/real_toolchain/``.
 
-It sits outside the repository, in the workplace's ``shared/reference``: beside the
-clone (CI lays a copy of shared/ next to it) or at /work/shared. Tests and benchmarks
-ask here instead of hard-coding a path; ``P4SIM_REFERENCE_DIR`` overrides both.
+The recordings (p4c's outputs, BMv2's STF verdicts, ID vectors) are copied into the
+repository so that the tests carry their own evidence; nothing outside the clone is read.
+``P4SIM_REFERENCE_DIR`` points the harnesses at another recording of the same shape (a
+freshly refreshed one, say) without copying it in first.
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-_CANDIDATES = (_REPO.parent / "shared" / "reference", Path("/work/shared/reference"))
+IN_REPOSITORY = Path(__file__).resolve().parents[1] / "tests" / "real_toolchain"
 
 
 def reference_dir() -> Path:
-    """The reference directory; the first candidate that exists (or the env override)."""
+    """The recording to use: ``P4SIM_REFERENCE_DIR`` when set, else the repository's copy."""
     override = os.environ.get("P4SIM_REFERENCE_DIR")
-    if override:
-        return Path(override)
-    for candidate in _CANDIDATES:
-        if candidate.is_dir():
-            return candidate
-    return _CANDIDATES[-1]
+    return Path(override) if override else IN_REPOSITORY
