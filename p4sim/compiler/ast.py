@@ -9,7 +9,7 @@ build their own IR, rather than mutating the tree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, TypeVar, Union, dataclass_transform
 
 from p4sim.compiler.errors import SourceSpan
 
@@ -17,7 +17,13 @@ from p4sim.compiler.errors import SourceSpan
 # come from Node rather than being generated per class: the 80 classes then cost half
 # as much to create, which is a noticeable part of the compiler's start-up. The
 # inherited methods behave exactly like the generated ones.
-node = dataclass(frozen=True, eq=False, repr=False)
+_NodeClass = TypeVar("_NodeClass", bound=type)
+
+
+@dataclass_transform(frozen_default=True, eq_default=False, field_specifiers=(field,))
+def node(cls: _NodeClass) -> _NodeClass:
+    """Declare a node class (a frozen dataclass; type checkers see its fields)."""
+    return dataclass(frozen=True, eq=False, repr=False)(cls)
 
 
 @node

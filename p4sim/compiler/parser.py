@@ -7,7 +7,7 @@ the entry point ``Parser(tokens).parse_program()``.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError
@@ -437,7 +437,7 @@ class Parser(StatementRules):
         self._advance()
         prop = name_tok.text
         self._expect("=", f"after table property '{prop}'")
-        common = dict(is_const=is_const, annotations=annotations, span=start.span)
+        common: dict[str, Any] = dict(is_const=is_const, annotations=annotations, span=start.span)
         if prop == "key":
             return ast.TableProperty(prop, key=self._parse_key_elements(), **common)
         if prop == "actions":
