@@ -120,6 +120,12 @@ class P4simTarget:
     def reset_register(self, name: str) -> None:
         self._runtime().registers[name].reset()
 
+    def read_meter(self, name: str, index: int) -> tuple[float, int, float, int] | None:
+        """A meter cell's (cir, cburst, pir, pburst), None when unconfigured (observe.py)."""
+        with _refused():
+            config = self._runtime().meters[name].get_config(index)
+        return None if config is None else (config.cir, config.cburst, config.pir, config.pburst)
+
     # --- packets ---------------------------------------------------------------------
 
     def send(self, port: int, data: bytes) -> None:

@@ -54,6 +54,13 @@ class RegisterInfo:
     bitwidth: int
 
 
+@dataclass(frozen=True)
+class MeterInfo:
+    name: str
+    is_direct: bool
+    size: int
+
+
 class NameError_(LookupError):
     """A name not found, or found more than once (ambiguous suffix)."""
 
@@ -74,7 +81,7 @@ def resolve_name(wanted: str, candidates: list[str], what: str) -> str:
 
 
 class ProgramInfo:
-    """Tables, actions, counters and registers of one BMv2 JSON program."""
+    """Tables, actions, counters, registers and meters of one BMv2 JSON program."""
 
     def __init__(self, program: dict[str, Any]) -> None:
         self._field_widths = _field_widths(program)
@@ -96,6 +103,9 @@ class ProgramInfo:
         self.registers: dict[str, RegisterInfo] = {
             r["name"]: RegisterInfo(r["name"], int(r["size"]), int(r["bitwidth"]))
             for r in program.get("register_arrays", [])}
+        self.meters: dict[str, MeterInfo] = {
+            m["name"]: MeterInfo(m["name"], bool(m.get("is_direct")), int(m.get("size", 0)))
+            for m in program.get("meter_arrays", [])}
 
     def _key_info(self, key: dict[str, Any]) -> KeyInfo:
         target = key.get("target")

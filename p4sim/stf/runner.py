@@ -10,6 +10,7 @@ from p4sim.stf import commands as c
 from p4sim.stf.entries import located, resolve_add, resolve_default
 from p4sim.stf.errors import StfError
 from p4sim.stf.expectations import Verdict, check_outputs
+from p4sim.stf.observe import Observation, read_back
 from p4sim.stf.program_info import ProgramInfo
 from p4sim.stf.target import Target, TargetCommandError
 
@@ -25,6 +26,7 @@ class StfResult:
     verdict: Verdict
     command_errors: list[str] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    observed: Observation | None = None  # with run_statements(..., observe=True)
 
     @property
     def passed(self) -> bool:
@@ -45,8 +47,12 @@ def stf_ports(statements: list[c.Command]) -> list[int]:
     return sorted({s.port for s in statements if isinstance(s, (c.SendPacket, c.Expect))})
 
 
-def run_statements(info: ProgramInfo, statements: list[c.Command], target: Target) -> StfResult:
-    """Run every statement in order, then compare all outputs with the expectations."""
+def run_statements(info: ProgramInfo, statements: list[c.Command], target: Target,
+                   observe: bool = False) -> StfResult:
+    """Run every statement in order, then compare all outputs with the expectations.
+
+    With ``observe`` the result also holds the packets out and every extern cell read
+    back at the end (for comparing two runs, not just judging one)."""
     runner = _Runner(info, target)
     for statement in statements:
         try:
@@ -59,8 +65,10 @@ def run_statements(info: ProgramInfo, statements: list[c.Command], target: Targe
         target.wait_idle()
     except TargetCommandError as exc:
         runner.errors.append(f"error: {exc}")
-    verdict = check_outputs(runner.expects, target.outputs())
-    return StfResult(verdict, runner.errors, runner.log)
+    outputs = target.outputs()
+    verdict = check_outputs(runner.expects, outputs)
+    observed = Observation(outputs, read_back(info, target, runner.added)) if observe else None
+    return StfResult(verdict, runner.errors, runner.log, observed)
 
 
 class _Runner:
@@ -71,6 +79,7 @@ class _Runner:
         self.errors: list[str] = []
         self.log: list[str] = []
         self.entry_ids: dict[str, tuple[str, int]] = {}  # ID -> (table, handle)
+        self.added: list[tuple[str, int]] = []  # (table, handle) of every entry added
 
     def execute(self, statement: c.Command) -> None:
         handler = getattr(self, "_do_" + type(statement).__name__)
@@ -85,6 +94,7 @@ class _Runner:
     def _do_AddEntry(self, s: c.AddEntry) -> None:
         entry = resolve_add(self.info, s)
         handle = self.target.add_entry(entry)
+        self.added.append((entry.table, handle))
         if s.entry_id is not None:
             self.entry_ids[s.entry_id] = (entry.table, handle)
 
