@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from google.protobuf import text_format
+from google.protobuf import json_format, text_format
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
@@ -20,12 +20,15 @@ DELETE = p4runtime_pb2.Update.DELETE
 
 
 def load_p4info(path: str) -> p4info_pb2.P4Info:
-    """Read a P4Info file in text (.txt/.txtpb) or binary (.bin) form."""
+    """Read a P4Info file in text (.txt/.txtpb), binary (.bin) or JSON (.json) form,
+    the formats p4c's --p4runtime-files writes."""
     info = p4info_pb2.P4Info()
     with open(path, "rb") as f:
         data = f.read()
     if path.endswith(".bin"):
         info.ParseFromString(data)
+    elif path.endswith(".json"):
+        json_format.Parse(data.decode(), info)
     else:
         text_format.Parse(data.decode(), info)
     return info

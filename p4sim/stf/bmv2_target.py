@@ -1,8 +1,9 @@
-"""Runs an STF test against real BMv2 ``simple_switch`` in a private namespace.
+"""``--target bmv2-thrift``: an STF test on BMv2 ``simple_switch`` (Thrift) in a private namespace.
 
 simple_switch is driven through ``simple_switch_CLI`` (one CLI run per command, so
-each reply is checked). BMv2 gives no "idle" signal: waiting means polling until no
-packet has come out for a quiet period, within a deadline.
+each reply is checked). The project's target is simple_switch_grpc (grpc_target.py);
+this one stays because it is BMv2's only way to reach registers (PI answers
+RegisterEntry reads and writes with UNIMPLEMENTED). Packets and "idle" are veth_ports.py.
 """
 from __future__ import annotations
 
@@ -10,24 +11,21 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
-import threading
 import time
 from typing import Any
 
 from p4sim.stf.entries import ResolvedAction, ResolvedEntry, ResolvedKey
 from p4sim.stf.errors import TargetUnavailable
-from p4sim.netns import Netns, NetnsError, receive
+from p4sim.netns import NetnsError
 from p4sim.stf.target import TargetCommandError
+from p4sim.stf.veth_ports import VethPorts
 
 SWITCH_BINARY = "simple_switch"
 CLI_BINARY = "simple_switch_CLI"
 THRIFT_PORT = 9090
 START_TIMEOUT_S = 30.0
-QUIET_PERIOD_S = 0.5
-IDLE_DEADLINE_S = 30.0
 
 
 def check_bmv2_available() -> None:
@@ -35,10 +33,10 @@ def check_bmv2_available() -> None:
     needed = (SWITCH_BINARY, CLI_BINARY, "ip")
     missing = [b for b in needed if shutil.which(b) is None]
     if missing:
-        raise TargetUnavailable(f"--target bmv2 needs {', '.join(needed)} on PATH "
+        raise TargetUnavailable(f"--target bmv2-thrift needs {', '.join(needed)} on PATH "
                                 f"(not found: {', '.join(missing)})")
     if os.geteuid() != 0:
-        raise TargetUnavailable("--target bmv2 needs root (it creates a network namespace and veth pairs)")
+        raise TargetUnavailable("--target bmv2-thrift needs root (it creates a network namespace and veth pairs)")
 
 
 class Bmv2Target:
@@ -47,22 +45,12 @@ class Bmv2Target:
     def __init__(self, program: dict[str, Any], ports: list[int]) -> None:
         check_bmv2_available()
         self._workdir = tempfile.mkdtemp(prefix="p4sim-stf-bmv2-")
-        self._namespace = Netns(f"st{os.getpid()}", ports)
-        self._outputs: list[tuple[int, bytes]] = []
-        self._lock = threading.Lock()
-        self._last_activity = time.monotonic()
-        self._stop = threading.Event()
         self._process: subprocess.Popen[bytes] | None = None
-        self._sockets: dict[int, socket.socket] = {}
-        self._readers: list[threading.Thread] = []
+        self._ports: VethPorts | None = None
         try:
-            self._namespace.__enter__()
+            self._ports = VethPorts("st", ports)
             self._start_switch(program)
-            self._sockets = self._namespace.host_sockets()
-            for port, sock in self._sockets.items():
-                reader = threading.Thread(target=self._read_port, args=(port, sock), daemon=True)
-                reader.start()
-                self._readers.append(reader)
+            self._ports.open()
         except (NetnsError, OSError) as exc:
             self.close()
             raise TargetUnavailable(f"could not start BMv2: {exc}") from None
@@ -71,13 +59,14 @@ class Bmv2Target:
             raise
 
     def _start_switch(self, program: dict[str, Any]) -> None:
+        assert self._ports is not None
         json_path = os.path.join(self._workdir, "program.json")
         with open(json_path, "w", encoding="utf-8") as handle:
             json.dump(program, handle)
-        interfaces = [arg for port in self._namespace.ports for arg in ("-i", f"{port}@s{port}")]
         log = open(os.path.join(self._workdir, "switch.log"), "wb")
         self._process = subprocess.Popen(
-            self._namespace.command(SWITCH_BINARY, "--thrift-port", str(THRIFT_PORT), *interfaces, json_path),
+            self._ports.command(SWITCH_BINARY, "--thrift-port", str(THRIFT_PORT),
+                                *self._ports.interface_args(), json_path),
             stdout=log, stderr=subprocess.STDOUT)
         log.close()
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -85,24 +74,13 @@ class Bmv2Target:
             if self._process.poll() is not None:
                 raise TargetUnavailable(f"simple_switch exited with {self._process.returncode}; "
                                         f"log: {self._workdir}/switch.log")
-            if self._namespace.accepts_tcp(THRIFT_PORT, 0.2):
+            if self._ports.namespace.accepts_tcp(THRIFT_PORT, 0.2):
                 return
             time.sleep(0.05)  # polling the Thrift port with a deadline
         raise TargetUnavailable(f"simple_switch did not open its Thrift port within {START_TIMEOUT_S:.0f} s")
 
-    def _read_port(self, port: int, sock: socket.socket) -> None:
-        while not self._stop.is_set():
-            try:
-                frames = receive(sock, 1, 0.1)   # a short wait, to see _stop in time
-            except OSError:
-                return
-            for data in frames:
-                with self._lock:
-                    self._outputs.append((port, data))
-                    self._last_activity = time.monotonic()
-
     def _cli(self, command: str) -> str:
-        result = subprocess.run(self._namespace.command(CLI_BINARY, "--thrift-port", str(THRIFT_PORT)),
+        result = subprocess.run(self._namespace().command(CLI_BINARY, "--thrift-port", str(THRIFT_PORT)),
                                 input=command + "\n", capture_output=True, text=True, check=False)
         output = result.stdout + result.stderr
         if result.returncode != 0 or re.search(r"\bError\b|Invalid|error:", output):
@@ -180,30 +158,17 @@ class Bmv2Target:
     # --- packets ---------------------------------------------------------------------
 
     def send(self, port: int, data: bytes) -> None:
-        self._sockets[port].send(data)
-        with self._lock:
-            self._last_activity = time.monotonic()
+        assert self._ports is not None
+        self._ports.send(port, data)
 
     def wait_idle(self) -> None:
-        deadline = time.monotonic() + IDLE_DEADLINE_S
-        while time.monotonic() < deadline:
-            with self._lock:
-                quiet_for = time.monotonic() - self._last_activity
-            if quiet_for >= QUIET_PERIOD_S:
-                return
-            time.sleep(QUIET_PERIOD_S - quiet_for)  # re-check the quiet condition then
-        raise TargetCommandError(f"BMv2 kept sending packets for {IDLE_DEADLINE_S:.0f} s")
+        assert self._ports is not None
+        self._ports.wait_quiet()
 
     def outputs(self) -> list[tuple[int, bytes]]:
-        with self._lock:
-            return list(self._outputs)
+        return self._ports.outputs() if self._ports is not None else []
 
     def close(self) -> None:
-        self._stop.set()
-        for reader in self._readers:
-            reader.join(timeout=2)
-        for sock in self._sockets.values():
-            sock.close()
         if self._process is not None and self._process.poll() is None:
             self._process.terminate()
             try:
@@ -211,8 +176,13 @@ class Bmv2Target:
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 self._process.wait()
-        self._namespace.close()
+        if self._ports is not None:
+            self._ports.close()
         shutil.rmtree(self._workdir, ignore_errors=True)
+
+    def _namespace(self) -> Any:
+        assert self._ports is not None
+        return self._ports.namespace
 
 
 def _cli_key(key: ResolvedKey) -> str:

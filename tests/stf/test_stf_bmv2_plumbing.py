@@ -1,4 +1,4 @@
-"""The BMv2 target's plumbing (namespace, veth ports, process start and readiness,
+"""The BMv2 Thrift target's (--target bmv2-thrift) plumbing (namespace, veth ports, process start and readiness,
 CLI round trips, packet capture, clean-up), run against stand-in executables because
 real simple_switch is not installable here. The stand-ins encode our reading of
 simple_switch_CLI's replies; they check the wiring, not BMv2's behaviour.
@@ -85,7 +85,7 @@ def test_bmv2_target_wiring_with_stand_ins(tmp_path: Path, monkeypatch: pytest.M
     stf = tmp_path / "t.stf"
     stf.write_text(f"add ipv4_lpm dst_addr:0x0a000000/8 forward(port:2, dst_mac:1, src_mac:2)\n"
                    f"packet 1 {frame}\nexpect 2 {frame}\n")
-    code = main([str(REFERENCE / "p4" / "l3_lpm.p4"), str(stf), "--target", "bmv2",
+    code = main([str(REFERENCE / "p4" / "l3_lpm.p4"), str(stf), "--target", "bmv2-thrift",
                  "--json", str(REFERENCE / "p4c-out" / "l3_lpm.json")])
     out = capsys.readouterr()
     assert code == EXIT_PASS, out.out + out.err

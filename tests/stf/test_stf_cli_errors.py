@@ -19,16 +19,29 @@ JSON = str(REFERENCE / "p4c-out" / "l3_lpm.json")
 
 
 @pytest.mark.skipif(shutil.which("simple_switch") is not None, reason="BMv2 is installed here")
-def test_bmv2_target_without_binaries_names_what_is_missing(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([PROGRAM, STF, "--target", "bmv2", "--json", JSON]) == EXIT_CANNOT_RUN
+def test_bmv2_thrift_target_without_binaries_names_what_is_missing(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([PROGRAM, STF, "--target", "bmv2-thrift", "--json", JSON]) == EXIT_CANNOT_RUN
     err = capsys.readouterr().err
     assert "simple_switch" in err and "simple_switch_CLI" in err and "PATH" in err
 
 
 @pytest.mark.skipif(shutil.which("p4c-bm2-ss") is not None, reason="p4c is installed here")
-def test_bmv2_compile_without_p4c_names_it(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([PROGRAM, STF, "--target", "bmv2"]) == EXIT_CANNOT_RUN
+def test_bmv2_thrift_compile_without_p4c_names_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([PROGRAM, STF, "--target", "bmv2-thrift"]) == EXIT_CANNOT_RUN
     assert "p4c-bm2-ss" in capsys.readouterr().err
+
+
+def test_p4runtime_target_names_a_missing_switch(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([PROGRAM, STF, "--target", "bmv2", "--switch", "no-such-switch-binary", "--json", JSON])
+    assert code == EXIT_CANNOT_RUN
+    err = capsys.readouterr().err
+    assert "switch 'no-such-switch-binary' is not an executable on PATH" in err and "$SWITCH" in err
+
+
+def test_p4runtime_target_names_a_missing_compiler(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([PROGRAM, STF, "--target", "bmv2", "--p4c", "no-such-p4c"])
+    assert code == EXIT_CANNOT_RUN
+    assert "compiler 'no-such-p4c' (--p4c) is not an executable on PATH" in capsys.readouterr().err
 
 
 def test_bad_stf_line_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
