@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from p4.config.v1 import p4info_pb2
 
-from p4sim.p4runtime.errors import Code, P4RuntimeError, invalid
+from p4sim.p4runtime.errors import invalid
 from p4sim.p4runtime.p4info_index import P4InfoIndex
 
 if TYPE_CHECKING:   # the switch program is imported when a pipeline is loaded
@@ -73,8 +73,7 @@ def check_binding(index: P4InfoIndex, runtime) -> None:
 
 
 def check_p4info(p4info: p4info_pb2.P4Info) -> P4InfoIndex:
-    """Index a P4Info, refusing one without tables and actions."""
-    index = P4InfoIndex(p4info)
-    if not p4info.actions and not p4info.tables:
-        raise P4RuntimeError(Code.INVALID_ARGUMENT, "the P4Info is empty")
-    return index
+    """Index a P4Info. One without tables or actions is fine (a program that only
+    parses and rewrites, or only sends digests), and so is an empty one: BMv2 (PI)
+    accepts both, and check_binding has nothing to check against the JSON then."""
+    return P4InfoIndex(p4info)

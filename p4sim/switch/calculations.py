@@ -34,7 +34,11 @@ def compile_buf_builder(ctx: LoadContext, inputs: list, where: str) -> BufBuilde
         kind = item.get("type") if isinstance(item, dict) else None
         if kind == "field":
             slot, width, _, info = field_slot(ctx, item.get("value"), where, item)
-            items.append(("f", slot, width, info.valid_slot))
+            if info.varbit_index is not None and slot == info.base + info.varbit_index:
+                # a varbit field: as many bits as the packet's instance holds
+                items.append(("v", slot, info.vl_width_slot, info.valid_slot))
+            else:
+                items.append(("f", slot, width, info.valid_slot))
         elif kind == "hexstr":
             width = item.get("bitwidth")
             if not isinstance(width, int) or width <= 0:
@@ -63,6 +67,11 @@ def compile_buf_builder(ctx: LoadContext, inputs: list, where: str) -> BufBuilde
                 if f[it[3]]:
                     value = (value << it[2]) | f[it[1]]
                     nbits += it[2]
+            elif it[0] == "v":
+                if f[it[3]]:
+                    width = f[it[2]]
+                    value = (value << width) | f[it[1]]
+                    nbits += width
             elif it[0] == "c":
                 value = (value << it[2]) | it[1]
                 nbits += it[2]

@@ -88,14 +88,15 @@ def usat_cast(value: int, width: int) -> int:
 
 
 def _unwrap(node: Any, where: str) -> dict:
-    """Strip the nested {"type": "expression", "value": ...} wrappers down to the op."""
+    """Strip the nested {"type": "expression", "value": ...} wrappers: what is left is
+    either an operator object (with 'op') or a plain operand such as a field, which p4c
+    also wraps (e.g. the length argument of a parser's extract_VL)."""
     cur = node
-    while isinstance(cur, dict) and "op" not in cur:
-        if cur.get("type") != "expression":
-            raise LoadError(where, "expected an expression", node)
+    while isinstance(cur, dict) and cur.get("type") == "expression" and "op" not in cur:
         cur = cur.get("value")
-    if not isinstance(cur, dict):
-        raise LoadError(where, "expected an expression object with 'op'", node)
+    if not isinstance(cur, dict) or ("op" not in cur and "type" not in cur):
+        raise LoadError(where, "expected an expression object with 'op' or a typed operand",
+                        node)
     return cur
 
 
@@ -138,7 +139,10 @@ class ExprCompiler:
             arg.arg_index = index  # type: ignore[attr-defined]
             return arg
         if kind == "expression":
-            return self._op(_unwrap(node, where), where, n_args)
+            inner = _unwrap(node, where)
+            if "op" in inner:
+                return self._op(inner, where, n_args)
+            return self.data(inner, where, n_args)
         if kind == "stack_field":
             return self._stack_field(node, where)
         if kind == "register":
@@ -217,6 +221,8 @@ class ExprCompiler:
             return fn
         if isinstance(node, dict) and (node.get("type") == "expression" or "op" in node):
             op = _unwrap(node, where)
+            if "op" not in op:
+                return self.header(op, where, n_args)
             if op.get("op") == "dereference_header_stack":
                 stack = self.stack_info((op.get("left") or {}).get("value"), where, node)
                 infos = [self.ctx.layout.header_by_id[h] for h in stack.header_ids]
@@ -251,6 +257,8 @@ class ExprCompiler:
             return last_slot, width, None
         if isinstance(node, dict) and (node.get("type") == "expression" or "op" in node):
             op = _unwrap(node, where)
+            if "op" not in op:
+                return self.lvalue(op, where, n_args)
             if op.get("op") == "access_field":
                 header = self.header(op.get("left"), where, n_args)
                 offset = op.get("right")

@@ -1,8 +1,13 @@
 // Corpus 038: initial entries with explicit priorities
-// Ternary initial `entries` with `priority=` values listed out of priority order: the
-// matching entry with the largest priority wins (largest_priority_wins defaults to
-// true), not the first one listed. (p4c rejects priorities in `const entries`, so the
-// list is not const.)
+// Ternary initial `entries` with `priority=` values listed out of priority order. The
+// P4_16 spec says the largest priority should win (largest_priority_wins defaults to
+// true), and p4c's front end checks the values (warning entries_out_of_priority_order
+// here), but p4c's BMv2 back end does not carry them into the JSON: each entry gets
+// its 1-based place in the list (or its @priority(N) annotation) as BMv2 priority, where
+// the smaller number wins. So on BMv2 the first listed matching entry wins, whatever
+// `priority=` says (recorded on real simple_switch_grpc: tests/real_toolchain/project/
+// 038_entries_priority). (p4c rejects priorities in `const entries`, so the list is not
+// const.)
 #include <core.p4>
 #include <v1model.p4>
 
@@ -50,7 +55,7 @@ control IngressImpl(inout headers_t hdr, inout metadata_t meta,
         hdr.data.b1 = tag;
         std_meta.egress_spec = port;
     }
-    /* Priorities, not order, decide. */
+    /* On BMv2 the listed order, not `priority=`, decides. */
     table t {
         key = { hdr.data.h1: ternary @name("h1"); }
         actions = { mark; }

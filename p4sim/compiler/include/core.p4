@@ -5,6 +5,8 @@
  */
 #ifndef P4SIM_CORE_P4
 #define P4SIM_CORE_P4
+/* the guard p4c's core.p4 defines: programs test it with #ifdef */
+#define _CORE_P4_
 
 /* Errors a parser can signal; more may be added by programs with their own error {...}. */
 error {

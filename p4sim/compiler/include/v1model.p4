@@ -6,6 +6,8 @@
  */
 #ifndef P4SIM_V1MODEL_P4
 #define P4SIM_V1MODEL_P4
+/* the guard p4c's v1model.p4 defines: programs test it with #ifdef */
+#define _V1_MODEL_P4_
 
 #include <core.p4>
 

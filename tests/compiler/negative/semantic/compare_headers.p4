@@ -1,4 +1,5 @@
-// Negative: comparing two headers with ==
+// Negative: comparing headers of two different types with ==
+// (== between headers of one type is valid P4 and p4c accepts it)
 #include <core.p4>
 #include <v1model.p4>
 
@@ -7,7 +8,12 @@ header h_t {
     bit<16> b;
 }
 
-struct headers_t { h_t h; }
+header g_t {
+    bit<8>  a;
+    bit<16> b;
+}
+
+struct headers_t { h_t h; g_t g; }
 struct metadata_t { bit<8> m; }
 
 parser ParserImpl(packet_in pkt, out headers_t hdr, inout metadata_t meta,
@@ -26,7 +32,7 @@ control IngressImpl(inout headers_t hdr, inout metadata_t meta,
     action drop() { mark_to_drop(std_meta); }
 
     apply {
-        if (hdr.h == hdr.h) {
+        if (hdr.h == hdr.g) {
             drop();
         }
     }

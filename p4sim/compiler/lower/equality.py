@@ -1,0 +1,70 @@
+"""``==`` / ``!=`` on headers, header stacks and structs, as one BMv2 boolean expression.
+
+The P4_16 spec makes two headers equal when both are invalid, or both are valid with
+equal fields; stacks and structs compare element by element. BMv2 has no aggregate
+comparison, so (like p4c's front end) the comparison is spelled out over validity
+bits and fields."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from p4sim.compiler.errors import CompileError, SourceSpan
+from p4sim.compiler.lower import jsonexpr as J
+from p4sim.compiler.lower.storage import DynHeaderRef, HeaderRef, StackRef, StructRef
+from p4sim.compiler.semantic.types import HeaderT, StackT, StructT
+
+if TYPE_CHECKING:   # expressions imports this module
+    from p4sim.compiler.lower.expressions import ExprLowerer
+
+AGGREGATES = (HeaderT, StackT, StructT)
+
+
+def aggregate_equal(ex: "ExprLowerer", left: Any, right: Any, span: SourceSpan) -> J.Json:
+    """The condition ``left == right`` for two storage references of one aggregate type."""
+    if isinstance(left, (HeaderRef, DynHeaderRef)) and isinstance(right, (HeaderRef,
+                                                                          DynHeaderRef)):
+        return _headers_equal(ex, left, right, span)
+    if isinstance(left, StackRef) and isinstance(right, StackRef):
+        if len(left.elements) != len(right.elements):
+            raise CompileError(span, "'==' needs header stacks of the same size")
+        return _all([aggregate_equal(ex, a, b, span)
+                     for a, b in zip(left.elements, right.elements)])
+    if isinstance(left, StructRef) and isinstance(right, StructRef):
+        return _all([_member_equal(ex, member, right.member(name), span)
+                     for name, member in left.members])
+    raise CompileError(span, "'==' on headers, stacks or structs needs two variables or "
+                       "fields of the same type (not a list expression)")
+
+
+def _member_equal(ex: "ExprLowerer", left: Any, right: Any, span: SourceSpan) -> J.Json:
+    if isinstance(left, (HeaderRef, DynHeaderRef, StackRef, StructRef)):
+        return aggregate_equal(ex, left, right, span)
+    lv, rv = ex.from_binding(left, span), ex.from_binding(right, span)
+    return J.op("==", lv.data(span), rv.data(span))
+
+
+def _valid_bit(ref: Any) -> J.Json:
+    """The header's validity as data (0 or 1), which BMv2 compares like any value."""
+    if isinstance(ref, HeaderRef):
+        return ref.valid().json()
+    return J.op("b2d", None, J.op("valid", None, ref.json()))
+
+
+def _headers_equal(ex: "ExprLowerer", left: Any, right: Any, span: SourceSpan) -> J.Json:
+    if left.type != right.type:
+        raise CompileError(span, f"'==' between headers of types {left.type.describe()} and "
+                           f"{right.type.describe()}")
+    fields = _all([_member_equal(ex, left.field(f.name), right.field(f.name), span)
+                   for f in left.type.fields])
+    lvalid = _valid_bit(left)
+    invalid_or_fields = J.op("or", J.op("==", lvalid, J.hexstr(0, 1)), fields)
+    return J.op("and", J.op("==", lvalid, _valid_bit(right)), invalid_or_fields)
+
+
+def _all(conditions: list[J.Json]) -> J.Json:
+    if not conditions:
+        return J.bool_expression(True)
+    result = conditions[0]
+    for cond in conditions[1:]:
+        result = J.op("and", result, cond)
+    return result
