@@ -144,3 +144,6 @@ class ControlPlaneModel:
     digests: list[DigestInfo] = field(default_factory=list)
     controller_headers: list[ControllerHeaderInfo] = field(default_factory=list)
     value_sets: list[ValueSetInfo] = field(default_factory=list)
+    # the program calls an extern function (mark_to_drop, hash, verify...): p4c's P4Info
+    # then has a type_info, empty or not (see the P4Info builder)
+    calls_extern_functions: bool = False

@@ -49,8 +49,16 @@ def _statements(lw: Lowering, stmts, body: StatementLowerer, verify: bool) -> No
         binding = body.scope.lookup(name)
         if not isinstance(binding, DeclBinding):
             raise CompileError(s.span, f"undeclared name '{name}'")
+        if not isinstance(binding.decl, tuple):  # overloads; an action of that name is not
+            raise CompileError(s.span, f"'{name}' is not the v1model extern function")
         decl = pick_overload(binding.decl, s.call.args, f"'{name}'", s.call.span)
-        args = bind_arguments(decl.params, s.call.args, f"'{name}'", s.call.span)
+        lw.cp.calls_extern_functions = True  # for the P4Info's type_info
+        args: list[ast.Expression] = []
+        for p, arg in zip(decl.params, bind_arguments(decl.params, s.call.args, f"'{name}'",
+                                                      s.call.span)):
+            if arg is None:  # v1model declares none of them @optional
+                raise CompileError(s.call.span, f"{name}(): missing argument '{p.name}'")
+            args.append(arg)
         cond = body.expr.lower(args[0])
         data = body.expr.lower(args[1])
         target = body.expr.lower(args[2])

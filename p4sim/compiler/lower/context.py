@@ -11,7 +11,7 @@ from p4sim.compiler.errors import CompileWarning, SourceSpan
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower.layout import Layout
 from p4sim.compiler.lower.naming import fresh_name
-from p4sim.compiler.lower.storage import HeaderRef
+from p4sim.compiler.lower.storage import HeaderRef, StructRef
 from p4sim.compiler.semantic.scope import GlobalInfo
 
 
@@ -35,6 +35,7 @@ class ControlInstance:
     decl: ast.ControlDecl
     decl_scope: Any
     ctor_args: tuple = ()
+    args_scope: Any = None  # where ctor_args are evaluated (the instantiating scope)
 
 
 @dataclass
@@ -72,6 +73,12 @@ class Counter:
 class Lowering:
     """Everything shared while lowering one program."""
 
+    # The V1Switch blocks' headers, metadata and standard_metadata arguments: set by
+    # program._allocate before any block is lowered.
+    hdr_ref: StructRef
+    meta_ref: StructRef
+    std_ref: StructRef
+
     def __init__(self, info: GlobalInfo, program_file: str):
         self.info = info
         self.program = ir.ProgramIR(os.path.basename(program_file))
@@ -93,12 +100,13 @@ class Lowering:
         self.learn_lists: dict[str, ir.FieldListIR] = {}
         self.cp = ControlPlaneModel()
         self.cp_actions: dict[str, Any] = {}
+        self.action_depth = 0  # >0 while lowering an action body (a call there is nested)
         self.direct_meter_targets: dict[str, list[str]] = {}
         self.current_pipeline: ir.PipelineIR | None = None
         self.extern_objects: dict[str, ExternObj] = {}
         self.decl_order: dict[int, int] = {}
         self.parent_order: dict[int, int] = {}
-        self.cp_order: dict[tuple[str, str], tuple[int, str]] = {}
+        self.cp_order: dict[tuple[str, str], tuple[float, str]] = {}
 
     # ------------------------------------------------------------------ P4Info order
     def index_declarations(self, program: ast.Program) -> None:
@@ -127,12 +135,15 @@ class Lowering:
 
     def sort_control_plane(self) -> None:
         cp = self.cp
-        for kind, items in (("table", cp.tables), ("action", cp.actions),
-                            ("profile", cp.action_profiles), ("counter", cp.counters),
-                            ("meter", cp.meters), ("register", cp.registers),
-                            ("value_set", cp.value_sets)):
-            items.sort(key=lambda item, k=kind: self.cp_order.get((k, item.name),
-                                                                 (1 << 30, item.name)))
+        kinds: tuple[tuple[str, list[Any]], ...] = (  # lists of different *Info classes
+            ("table", cp.tables), ("action", cp.actions),
+            ("profile", cp.action_profiles), ("counter", cp.counters),
+            ("meter", cp.meters), ("register", cp.registers),
+            ("value_set", cp.value_sets))
+        for kind, items in kinds:
+            def position(item: Any, k: str = kind) -> tuple[float, str]:
+                return self.cp_order.get((k, item.name), (1 << 30, item.name))
+            items.sort(key=position)
 
     def warn(self, span: SourceSpan | None, message: str) -> None:
         self.warnings.append(CompileWarning(span, message))

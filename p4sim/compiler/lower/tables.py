@@ -18,7 +18,7 @@ from p4sim.compiler.lower.context import ExternObj, Lowering, TableObj
 from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.instances import instantiate
 from p4sim.compiler.lower.naming import (
-    annotation, cp_annotations, cp_extras, qualified, string_arg)
+    annotation, cp_annotations, cp_extras, int_arg, qualified, string_arg)
 from p4sim.compiler.lower.statements import StatementLowerer
 from p4sim.compiler.lower.storage import FieldRef, ParamRef
 from p4sim.compiler.lower.text import expr_text, source_info
@@ -33,10 +33,13 @@ def action_name(decl: ast.ActionDecl, decl_scope: Scope) -> str:
 
 
 def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
-                 bound: tuple[ast.Argument, ...] = (), caller_scope: Scope | None = None
-                 ) -> ir.ActionIR:
+                 bound: tuple[ast.Argument, ...] = (), caller_scope: Scope | None = None,
+                 direct_call: bool = False) -> ir.ActionIR:
     """One BMv2 copy of a P4 action: parameters become runtime data, except the
-    leading ones ``bound`` to arguments (evaluated in ``caller_scope``)."""
+    leading ones ``bound`` to arguments (evaluated in ``caller_scope``). With
+    ``direct_call`` the copy runs a direct call from an apply block whose constant
+    arguments the synthetic table's default entry supplies: the control plane sees no
+    parameters then (see declare_called_action)."""
     scope = decl_scope.child()
     runtime: list[tuple[str, int]] = []
     body = StatementLowerer(lw, scope)
@@ -58,12 +61,20 @@ def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
                                f"{t.describe()}")
         scope.declare(p.name, ParamRef(len(runtime), t))
         runtime.append((p.name, bit_width(t)))
-    body.callable_body(decl.body.statements)
+    lw.action_depth += 1
+    try:
+        body.callable_body(decl.body.statements)
+    finally:
+        lw.action_depth -= 1
     name = action_name(decl, decl_scope)
     action = lw.new_action(name, runtime, body.out)
     lw.remember_order("action", name, decl)
-    declare_action(lw, name, decl, action_param_infos(decl.params[len(bound):], body.expr),
-                   from_table=True)
+    if direct_call:
+        declare_action(lw, name, decl, [], from_table=False)
+    else:
+        declare_action(lw, name, decl,
+                       action_param_infos(decl.params[len(bound):], body.expr),
+                       from_table=True)
     return action
 
 
@@ -105,11 +116,18 @@ class _DeclaredAction:
 
 def declare_called_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
                           expr: ExprLowerer) -> None:
-    """The control-plane side of a direct call of an action: all its parameters, as
-    p4c lists every parameter of an action it keeps."""
+    """The control-plane side of a direct call of an action. A call from an apply block
+    binds every parameter, directional or not, so none is action data and p4c lists
+    the action with no parameters (recorded: corpus 025's top-level ``set_port(sm,
+    port)``, and the JSON copy p4c makes of ``IngressImpl.add_to`` for its direct call,
+    which keeps no runtime data; a table using the action still lists the parameters
+    its entries supply, see declare_action). A call from another action lists all the
+    parameters, as before: no recording shows what p4c does there (its front end
+    inlines such calls)."""
     name = action_name(decl, decl_scope)
     lw.remember_order("action", name, decl)
-    declare_action(lw, name, decl, action_param_infos(decl.params, expr), from_table=False)
+    params = action_param_infos(decl.params, expr) if lw.action_depth else []
+    declare_action(lw, name, decl, params, from_table=False)
 
 
 def find_action(scope: Scope, ref: ast.ActionRef, table: str) -> tuple[ast.ActionDecl, Scope]:
@@ -134,6 +152,8 @@ class TableLowering:
                 raise CompileError(p.span, f"table property '{p.name}' is given twice")
             self.props[p.name] = p
         self.key_prelude: list[ast.Statement] = []
+        self.implicit_default: ast.ActionRef | None = None
+        self._no_action: ast.ActionDecl | None = None
 
     def build(self) -> tuple[ir.TableIR, list[tuple[ast.Expression, Any]]]:
         """The TableIR and the key expressions that need computing into temporaries
@@ -160,9 +180,11 @@ class TableLowering:
         const_default = self._default_entry(t, actions, action_ids, implementation)
         if entries_prop is not None:
             t.entries = self._entries(entries_prop, keys, match_fields, action_ids)
+            self._check_priorities(entries_prop)
         for a in self.decl.properties:
             if a.name not in ("key", "actions", "default_action", "size", "entries",
-                              "implementation", "counters", "meters", "support_timeout"):
+                              "implementation", "counters", "meters", "support_timeout",
+                              "largest_priority_wins", "priority_delta"):
                 self.lw.warn(a.span, f"unknown table property '{a.name}' ignored")
         info = TableInfo(
             name, tuple(match_fields), tuple(refs), size or 1024,
@@ -223,7 +245,15 @@ class TableLowering:
             raise CompileError(self.decl.span, f"table '{self.decl.name}' has no actions "
                                "property")
         actions, refs, ids = [], [], {}
-        for ref in prop.actions:
+        listed = list(prop.actions)
+        self.implicit_default = self._implicit_default(listed)
+        if self.implicit_default is not None and not any(
+                find_action(self.scope, r, self.decl.name)[0] is self._no_action
+                for r in listed):
+            listed.append(ast.ActionRef(
+                ".NoAction", annotations=(ast.Annotation("defaultonly", span=self.decl.span),),
+                span=self.decl.span))
+        for ref in listed:
             decl, decl_scope = find_action(self.scope, ref, self.decl.name)
             if not decl_scope.prefix:
                 self.lw.remember_order("action", action_name(decl, decl_scope), decl,
@@ -241,6 +271,26 @@ class TableLowering:
             refs.append(ActionRefInfo(action.name, scope, cp_annotations(ref.annotations)))
         return actions, refs, ids
 
+    def _implicit_default(self, listed: list[ast.ActionRef]) -> ast.ActionRef | None:
+        """``NoAction()``, the default action of a table that declares none (P4_16 spec,
+        "default_action"), as p4c's front end adds it: not const, and NoAction joins the
+        table's actions as ``@defaultonly`` when they do not already include it. None
+        when the table has a default_action, when the program declares no NoAction, or
+        when the table lists NoAction as ``@tableonly`` (it cannot be the default)."""
+        self._no_action = None
+        if "default_action" in self.props:
+            return None
+        binding = self.scope.root().lookup("NoAction")
+        if not isinstance(binding, DeclBinding) or not isinstance(binding.decl,
+                                                                   ast.ActionDecl):
+            return None
+        self._no_action = binding.decl
+        for r in listed:
+            if find_action(self.scope, r, self.decl.name)[0] is binding.decl and \
+                    annotation(r.annotations, "tableonly"):
+                return None
+        return ast.ActionRef(".NoAction", has_args=True, span=self.decl.span)
+
     def _action_data(self, ref: ast.ActionRef, decl: ast.ActionDecl) -> list[str]:
         params = tuple(p for p in decl.params if not p.direction)
         if not ref.has_args and params:
@@ -250,6 +300,9 @@ class TableLowering:
         bound = bind_arguments(params, args, f"action '{ref.name}'", ref.span)
         data = []
         for p, arg in zip(params, bound):
+            if arg is None:  # an omitted @optional parameter: the entry needs every value
+                raise CompileError(ref.span, f"action '{ref.name}': missing argument "
+                                   f"'{p.name}'")
             t = self.ex.resolve(p.type)
             val = self.ex.lower_typed(arg, t)
             if not val.is_const:
@@ -259,9 +312,14 @@ class TableLowering:
 
     def _default_entry(self, t: ir.TableIR, actions, ids, implementation) -> str | None:
         prop = self.props.get("default_action")
-        if prop is None or prop.action is None:
+        if prop is None:
+            ref, is_const = self.implicit_default, False
+            if ref is None:
+                return None
+        elif prop.action is None:
             return None
-        ref = prop.action
+        else:
+            ref, is_const = prop.action, prop.is_const
         decl, decl_scope = find_action(self.scope, ref, self.decl.name)
         name = action_name(decl, decl_scope)
         if name not in ids:
@@ -275,9 +333,16 @@ class TableLowering:
             raise CompileError(ref.span, f"action '{ref.name}' is @tableonly and cannot be "
                                "the default action")
         if implementation is None:
-            t.default_entry = {"action_id": action.id, "action_const": prop.is_const,
-                               "action_data": data, "action_entry_const": prop.is_const}
-        return name if prop.is_const else None
+            t.default_entry = {"action_id": action.id, "action_const": is_const,
+                               "action_data": data, "action_entry_const": is_const}
+        else:
+            # BMv2 JSON has no default entry for a table with an action profile or
+            # selector; p4c warns for every such table, as every table has a default
+            # action (the implicit NoAction() when none is written).
+            self.lw.warn(self.decl.span, f"default action of table '{self.table.name}' "
+                         "ignored: BMv2 has no default_action for a table with an action "
+                         "profile or selector")
+        return name if is_const else None
 
     # ------------------------------------------------------------------ properties
     def _const(self, prop: ast.TableProperty, what: str, boolean: bool = False):
@@ -374,8 +439,6 @@ class TableLowering:
     def _entries(self, prop, keys, fields, ids) -> list[dict]:
         out = []
         entries = prop.entries or ()
-        explicit = [e for e in entries if e.priority is not None]
-        max_priority = max([self.ex.const_int(e.priority) for e in explicit] + [0])
         for index, entry in enumerate(entries):
             if len(entry.keyset) != len(keys) and not (
                     len(entry.keyset) == 1 and isinstance(entry.keyset[0],
@@ -391,15 +454,66 @@ class TableLowering:
                 raise CompileError(entry.action.span, f"action '{entry.action.name}' is not "
                                    f"in the actions of table '{self.decl.name}'")
             action, _ = ids[name]
-            if entry.priority is not None:
-                priority = max_priority - self.ex.const_int(entry.priority) + 1
-            else:
-                priority = index + 1
+            priority = self._json_priority(entry, index)
             out.append({"source_info": source_info(entry), "match_key": match_key,
                         "action_entry": {"action_id": action.id,
                                          "action_data": self._action_data(entry.action, decl)},
                         "priority": priority})
         return out
+
+    def _check_priorities(self, prop: ast.TableProperty) -> None:
+        """Warn as p4c's front end does about written ``priority = N:`` values (P4_16
+        spec, "Entries"): an entry without one takes the previous entry's priority less
+        ``priority_delta`` (default 1; plus when ``largest_priority_wins = false``), and
+        the list should run from the winning priority down; two entries with one
+        priority are ambiguous. Only for non-const lists whose first entry has a
+        priority: p4c rejects the others (priorities in ``const entries``, a first entry
+        without one), and a list with no written priority is ordered by place."""
+        entries = prop.entries or ()
+        if prop.is_const or not entries or entries[0].priority is None:
+            return
+        largest_wins = True
+        wins_prop = self.props.get("largest_priority_wins")
+        if wins_prop is not None:
+            largest_wins = bool(self._const(wins_prop, "largest_priority_wins", boolean=True))
+        delta_prop = self.props.get("priority_delta")
+        delta = self._const(delta_prop, "priority_delta") if delta_prop else 1
+        step = -delta if largest_wins else delta
+        seen: dict[int, ast.TableEntry] = {}
+        previous: tuple[int, ast.TableEntry] | None = None
+        current = 0
+        for entry in entries:
+            if entry.priority is not None:
+                current = self.ex.const_int(entry.priority)
+            if current in seen:
+                self.lw.warn(entry.span, f"entries of table '{self.table.name}' at lines "
+                             f"{seen[current].span.line} and {entry.span.line} have the "
+                             f"same priority {current}")
+            seen.setdefault(current, entry)
+            if previous is not None and (current > previous[0] if largest_wins
+                                         else current < previous[0]):
+                order = "largest" if largest_wins else "smallest"
+                self.lw.warn(previous[1].span, f"entries of table '{self.table.name}' are "
+                             f"out of priority order: priority {previous[0]} (line "
+                             f"{previous[1].span.line}) is listed before priority {current} "
+                             f"(line {entry.span.line}), but the {order} priority wins")
+            previous = (current, entry)
+            current += step
+
+    def _json_priority(self, entry: ast.TableEntry, index: int) -> int:
+        """The entry's BMv2 priority (smaller wins), as p4c's BMv2 back end computes it:
+        ``@priority(N)`` verbatim, otherwise the entry's 1-based place in the list.
+        ``priority = N:`` only checks (p4c's front end) and never reaches the JSON, so on
+        BMv2 the listed order decides whatever the written priorities say."""
+        if entry.priority is not None:
+            self.ex.const_int(entry.priority)
+        pinned = annotation(entry.annotations, "priority")
+        if pinned is None:
+            return index + 1
+        value = int_arg(pinned)
+        if value is None:
+            raise CompileError(pinned.span, "@priority needs one integer constant")
+        return value
 
     def _match(self, key: dict, info: MatchFieldInfo, e: ast.Expression) -> dict:
         kind = key["match_type"]

@@ -95,8 +95,22 @@ class _Builder:
             self._register(register)
         for digest in self.model.digests:
             self._digest(digest)
-        self.info.type_info.SetInParent()  # p4c always writes type_info, even empty
+        if self._has_type_info():
+            self.info.type_info.SetInParent()  # written even when empty, as p4c does
         return self.info
+
+    def _has_type_info(self) -> bool:
+        """Whether p4c writes a type_info (maybe empty): it makes one while serializing
+        an action parameter, a match field, an extern instance or a digest, or for a
+        call of an extern function, whether or not any type lands in it. Recorded: every
+        real p4c P4Info in tests/real_toolchain/project has type_info exactly when one
+        of these is in the program; a value set alone does not make one (corpus 020),
+        and no recording has controller headers alone."""
+        m = self.model
+        return bool(m.calls_extern_functions or m.action_profiles or m.counters
+                    or m.meters or m.registers or m.digests
+                    or any(a.params for a in m.actions)
+                    or any(t.match_fields for t in m.tables))
 
     # -- helpers ---------------------------------------------------------------
 

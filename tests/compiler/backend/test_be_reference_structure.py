@@ -16,9 +16,17 @@ def pair(request):
     return name, ours.bmv2_json, p4c_json(name), ours
 
 
+# multipath's IngressImpl.members has an action selector and (like every table) a default
+# action, which BMv2 JSON cannot carry: p4c warns about it too.
+EXPECTED_WARNINGS = {"multipath": ["default action of table 'IngressImpl.members' ignored"]}
+
+
 def test_compiles_without_warnings(pair):
-    _, _, _, result = pair
-    assert [w.render() for w in result.warnings] == []
+    name, _, _, result = pair
+    expected = EXPECTED_WARNINGS.get(name, [])
+    assert len(result.warnings) == len(expected), [w.render() for w in result.warnings]
+    for warning, text in zip(result.warnings, expected):
+        assert text in warning.message
 
 
 def test_header_types_and_instances(pair):

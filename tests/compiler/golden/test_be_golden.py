@@ -16,6 +16,15 @@ HERE = Path(__file__).parent
 PROGRAMS = sorted((HERE / "programs").glob("*.p4"))
 EXPECTED = HERE / "expected"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+# The warnings a golden program is expected to give (p4c gives the same): a table with
+# an action profile or selector has a default action (NoAction when none is written)
+# that BMv2 JSON cannot carry; a function with an early return, inlined, reads to p4c as
+# if its return value may be unset (reported twice per call, as p4c does).
+WARNINGS = {
+    "g04_resources": ["default action of table 'IngressImpl.nexthop' ignored",
+                      "default action of table 'IngressImpl.multipath' ignored"],
+    "g05_control_flow": ["return value of function 'max8' may be uninitialized"] * 2,
+}
 
 
 def test_there_are_golden_programs():
@@ -26,7 +35,10 @@ def test_there_are_golden_programs():
 def test_golden_outputs(program: Path, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(program.parent)  # source_info file names are as given: keep them relative
     result = compile_program(program.name)
-    assert [w.render() for w in result.warnings] == []
+    expected_warnings = WARNINGS.get(program.stem, [])
+    assert len(result.warnings) == len(expected_warnings), [w.render() for w in result.warnings]
+    for warning, text in zip(result.warnings, expected_warnings):
+        assert text in warning.message
     json_out = tmp_path / "out.json"
     p4info_out = tmp_path / "out.p4info.txtpb"
     write_outputs(result, str(json_out), [str(p4info_out)])
