@@ -44,12 +44,22 @@ class StatementRules(ExpressionRules):
         if tok.is_punct(";"):
             self._advance()
             return ast.EmptyStatement(span=tok.span)
+        # 'for', 'break' and 'continue' are recognised by text, like 'apply'
+        if tok.kind == IDENT and tok.text == "for" and self._peek(1).is_punct("("):
+            return self._parse_for_statement()
+        if tok.kind == IDENT and tok.text in ("break", "continue") and \
+                self._peek(1).is_punct(";"):
+            self._advance()
+            self._advance()
+            if tok.text == "break":
+                return ast.BreakStatement(span=tok.span)
+            return ast.ContinueStatement(span=tok.span)
         if tok.is_keyword("const"):
             decl = self._parse_constant_declaration(annotations)
             return ast.DeclarationStatement(decl, span=decl.span)
         if self._at_local_declaration():
-            decl = self._parse_variable_or_instantiation(annotations)
-            return ast.DeclarationStatement(decl, span=decl.span)
+            local = self._parse_variable_or_instantiation(annotations)
+            return ast.DeclarationStatement(local, span=local.span)
         return self._parse_assignment_or_call()
 
     def _at_local_declaration(self) -> bool:
@@ -93,6 +103,47 @@ class StatementRules(ExpressionRules):
             call = ast.MethodCall(callee, target.type.type_args, target.args, span=target.span)
             return ast.MethodCallStatement(call, span=start.span)
         raise self._error_here("expected '=' or a method call in statement")
+
+    # BNF: for_statement : FOR '(' [ for_init { ',' for_init } ] ';' [ expression ] ';'
+    #                      [ for_update { ',' for_update } ] ')' statement
+    #      for_init : type IDENT '=' expression | lvalue '=' expression
+    #      for_update : lvalue '=' expression | call_expression
+    def _parse_for_statement(self) -> ast.Statement:
+        for_tok = self._advance()
+        self._expect("(", "after 'for'")
+        init: list[ast.Statement] = []
+        if not self._at(";"):
+            init.append(self._parse_for_clause(allow_declaration=True))
+            while self._accept(","):
+                init.append(self._parse_for_clause(allow_declaration=True))
+        self._expect(";", "after the initialization of the 'for' loop")
+        cond = None if self._at(";") else self._parse_expression()
+        self._expect(";", "after the condition of the 'for' loop")
+        updates: list[ast.Statement] = []
+        if not self._at(")"):
+            updates.append(self._parse_for_clause(allow_declaration=False))
+            while self._accept(","):
+                updates.append(self._parse_for_clause(allow_declaration=False))
+        self._expect(")", "to close the 'for' loop header")
+        body = self._parse_statement()
+        return ast.ForStatement(tuple(init), cond, tuple(updates), body, span=for_tok.span)
+
+    def _parse_for_clause(self, allow_declaration: bool) -> ast.Statement:
+        start = self._peek()
+        if allow_declaration and self._at_local_declaration():
+            decl_type = self._parse_type_ref()
+            name = self._expect_name("a loop variable name")
+            init = None
+            if self._accept("="):
+                init = self._parse_expression()
+            decl = ast.VariableDecl(name.text, decl_type, init, span=start.span)
+            return ast.DeclarationStatement(decl, span=start.span)
+        target = self._parse_postfix(self._parse_primary())
+        if self._accept("="):
+            return ast.Assignment(target, self._parse_expression(), span=start.span)
+        if isinstance(target, ast.MethodCall):
+            return ast.MethodCallStatement(target, span=start.span)
+        raise self._error_here("expected an assignment or a call in the 'for' loop header")
 
     # BNF: if_statement : IF '(' expression ')' statement [ ELSE statement ]
     def _parse_if_statement(self) -> ast.Statement:

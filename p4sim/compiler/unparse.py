@@ -202,6 +202,17 @@ class _Unparser:
             return "\n".join(lines)
         if isinstance(node, ast.DeclarationStatement):
             return self.declaration(node.decl, level)
+        if isinstance(node, ast.BreakStatement):
+            return pad + "break;"
+        if isinstance(node, ast.ContinueStatement):
+            return pad + "continue;"
+        if isinstance(node, ast.ForStatement):
+            def clause(s: ast.Statement) -> str:
+                return self.statement(s, 0).strip().rstrip(";")
+            head = (", ".join(clause(s) for s in node.init) + "; "
+                    + (self.expr(node.cond) if node.cond is not None else "") + "; "
+                    + ", ".join(clause(s) for s in node.updates))
+            return f"{pad}for ({head})" + self.branch(node.body, level)
         raise TypeError(f"cannot unparse statement {type(node).__name__}")
 
     def branch(self, node: ast.Statement, level: int) -> str:

@@ -193,13 +193,12 @@ class _StfParser:
         port = self._int_word(line, 1, "port")
         rest, column = line.rest_after(1)
         data = "".join(rest.split())
-        if not data:
-            raise line.error(column, "missing packet data")
-        if not _HEX_DATA.match(data):
+        if data and not _HEX_DATA.match(data):
             raise line.error(column, "packet data must be hex digits")
-        if len(data) % 2:
-            raise line.error(column, f"packet data has an odd number of hex digits ({len(data)})")
-        return c.SendPacket(port, bytes.fromhex(data), line.location())
+        # As p4c's runner does: no data sends an empty packet, and the digits are
+        # taken two at a time, so a trailing lone digit N is the byte 0x0N.
+        payload = bytes(int(data[i:i + 2], 16) for i in range(0, len(data), 2))
+        return c.SendPacket(port, payload, line.location())
 
     def _parse_expect(self, line: _Line) -> c.Command:
         # BNF: expect PORT [HEXDIGITS_OR_STARS...] [$]

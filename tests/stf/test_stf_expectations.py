@@ -51,3 +51,11 @@ def test_mixing_dataless_and_data_expectations_on_a_port_fails() -> None:
     verdict = check_outputs([expect(3, None), expect(3, "01")], [(3, b"\x01")])
     assert not verdict.passed
     assert "without data" in verdict.render()
+
+
+def test_zero_byte_outputs_are_not_packets() -> None:
+    # A packet deparsed to nothing never leaves a port, so it is neither
+    # unexpected nor consumed by an expectation.
+    assert check_outputs([], [(2, b"")]).passed
+    verdict = check_outputs([expect(1, "01")], [(1, b""), (1, b"\x01")])
+    assert verdict.passed

@@ -8,11 +8,11 @@ nested control instances are inlined with their parameters bound to the argument
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from dataclasses import dataclass, field, replace as dataclass_replace
+from typing import Any, Callable, NoReturn
 
 from p4sim.compiler import ast
-from p4sim.compiler.errors import CompileError
+from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.calls import bind_parameters, call_expression
@@ -70,16 +70,27 @@ def _set_attr(obj: Any, attr: str) -> Exit:
 
 
 def enter_control(lw: Lowering, decl: ast.ControlDecl, decl_scope: Scope, prefix: str,
-                  bindings: dict[str, Any], ctor_args: tuple | None = ()) -> tuple[Scope, list]:
+                  bindings: dict[str, Any], ctor_args: tuple | None = (),
+                  args_scope: Scope | None = None) -> tuple[Scope, list]:
     """A scope with the control's parameters and locals bound; returns it and the
-    statements that initialize local variables."""
+    statements that initialize local variables. Constructor arguments are evaluated
+    in ``args_scope`` (the instantiating scope) when given."""
     scope = decl_scope.child(prefix, bindings)
     if decl.constructor_params and ctor_args is not None:
         args = bind_arguments(decl.constructor_params, ctor_args, f"control '{decl.name}'",
                               decl.span)
-        ex = ExprLowerer(decl_scope)
+        ex = ExprLowerer(args_scope or decl_scope)
         for p, a in zip(decl.constructor_params, args):
+            if a is None:  # an omitted @optional parameter: a constructor needs them all
+                raise CompileError(decl.span, f"control '{decl.name}': missing constructor "
+                                   f"argument '{p.name}'")
+            passed = _control_argument(a, args_scope)
+            if passed is not None:
+                # a control instance given to a parameter of a control type
+                scope.declare(p.name, passed)
+                continue
             val = ex.lower_typed(a, ex.resolve(p.type))
+            assert val.type is not None  # lower_typed gives a value of the parameter's type
             scope.declare(p.name, ConstBinding(val.const, val.type))
     prelude: list[ast.Statement] = []
     for local in decl.locals:
@@ -152,9 +163,12 @@ class ControlGraph:
         run: list[ast.Statement] = []
         for s in stmts:
             if isinstance(s, ast.DeclarationStatement):
-                s = self._declare(s, scope)
-                if s is None:
+                declared = self._declare(s, scope)
+                if declared is None:
                     continue
+                s = declared
+            if isinstance(s, ast.Assignment) and _contains_apply(s.right):
+                s = self._assignment_with_apply(s, scope)
             if self._is_simple(s, scope):
                 run.append(s)
                 if isinstance(s, ast.ExitStatement):
@@ -194,8 +208,9 @@ class ControlGraph:
         raise CompileError(decl.span, "unsupported local declaration")
 
     def _is_simple(self, s: ast.Statement, scope: Scope) -> bool:
-        if isinstance(s, (ast.Assignment, ast.EmptyStatement, ast.ExitStatement)):
-            return True
+        if isinstance(s, (ast.Assignment, ast.EmptyStatement, ast.ExitStatement,
+                          ast.ForStatement)):
+            return True  # a 'for' loop runs inside one synthetic action (jumps)
         if isinstance(s, ast.MethodCallStatement):
             return self._call_kind(s.call, scope) == "primitive"
         return False
@@ -203,6 +218,8 @@ class ControlGraph:
     def _call_kind(self, call: ast.MethodCall, scope: Scope) -> str:
         target = call.target
         if isinstance(target, ast.Member) and target.member == "apply":
+            if _direct_control(target.expr, scope) is not None:
+                return "control"
             base = ExprLowerer(scope).lower(target.expr)
             if isinstance(base.ref, TableObj):
                 return "table"
@@ -280,7 +297,7 @@ class ControlGraph:
                 break
             data.append(J.hex_text(int(val.const), bit_width(ex.resolve(p.type))))
         if all_const:
-            action = lower_action(self.lw, decl, binding.scope)
+            action = lower_action(self.lw, decl, binding.scope, direct_call=True)
             return self._single_action_table(action, call, data, decl.name)
         stmt = ast.MethodCallStatement(call, span=call.span)
         return self.simple_run([stmt], scope)
@@ -312,7 +329,7 @@ class ControlGraph:
         self.pipeline.conditionals.append(node)
         then = self.statement(s.then, scope, returns)
         other = self.statement(s.otherwise, scope, returns) if s.otherwise else Fragment()
-        exits: list[Exit] = []
+        exits = []
         for attr, frag in (("true_next", then), ("false_next", other)):
             link(_set_attr(node, attr), frag, returns, exits)
         return Fragment(node.name, exits, False)
@@ -324,10 +341,31 @@ class ControlGraph:
         name = f"$cond{self.lw.cond_ids.value}_{len(self.pipeline.tables)}"
         scope = scope.child()
         scope.declare(name, self.lw.layout.scalar("cond", BoolT()))
-        stmts = _evaluate_into(s.cond, name)
+        stmts = _evaluate_into(s.cond, name, self._bool_temps(scope))
         stmts.append(ast.IfStatement(ast.Name(name, span=s.cond.span), s.then, s.otherwise,
                                      span=s.span))
         return self.block(stmts, scope, returns)
+
+    def _assignment_with_apply(self, s: ast.Assignment, scope: Scope) -> ast.Statement:
+        """``x = ... t.apply().hit ...``: evaluate the value into a temporary in P4's
+        order (a table applies only where the value needs it, as p4c's side-effect
+        ordering does), then assign it."""
+        target = ExprLowerer(scope).lower(s.left)
+        if target.type is None:
+            raise CompileError(s.left.span, "cannot assign to this")
+        name = f"$val{len(self.lw.layout.scalar_fields)}"
+        scope.declare(name, self.lw.layout.scalar("tmp", target.type))
+        stmts = _evaluate_into(s.right, name, self._bool_temps(scope))
+        stmts.append(ast.Assignment(s.left, ast.Name(name, span=s.span), span=s.span))
+        return ast.BlockStatement(tuple(stmts), span=s.span)
+
+    def _bool_temps(self, scope: Scope) -> Callable[[], str]:
+        """A maker of fresh bool temporaries declared in ``scope``."""
+        def make() -> str:
+            name = f"$hit{len(self.lw.layout.scalar_fields)}"
+            scope.declare(name, self.lw.layout.scalar("tmp", BoolT()))
+            return name
+        return make
 
     def _apply_hit(self, cond: ast.Expression, scope: Scope):
         negate = False
@@ -354,10 +392,10 @@ class ControlGraph:
     def switch_actions(self, s: ast.SwitchStatement, table: ir.TableIR, scope: Scope,
                        returns: list[Exit]) -> Fragment:
         names = [a for a, _ in table.actions]
-        short = {}
-        for full in names:
-            short.setdefault(full.split(".")[-1], full)
-            short[full] = full
+        short: dict[str, str] = {}
+        for action_name in names:
+            short.setdefault(action_name.split(".")[-1], action_name)
+            short[action_name] = action_name
         exits: list[Exit] = [_set_attr(table, "base_default_next")]
         handled: set[str] = set()
         pending: list[str] = []
@@ -431,9 +469,9 @@ class ControlGraph:
     def _with_key_prelude(self, table: ir.TableIR, frag: Fragment) -> Fragment:
         """Prefix a table with the synthetic action computing its complex keys."""
         obj = self.table_objs.get(table.name)
-        temps = obj.lowered[1] if obj is not None else []
-        if not temps:
+        if obj is None or not obj.lowered[1]:
             return frag
+        temps = obj.lowered[1]
         body = StatementLowerer(self.lw, obj.scope)
         for expr, temp in temps:
             val = body.expr.lower(expr)
@@ -444,7 +482,15 @@ class ControlGraph:
         return self.concat(pre, frag, [])
 
     def apply_control(self, call: ast.MethodCall, scope: Scope) -> Fragment:
-        inst: ControlInstance = ExprLowerer(scope).lower(call.target.expr).ref  # type: ignore[attr-defined]
+        direct = _direct_control(call.target.expr, scope)  # type: ignore[attr-defined]
+        if direct is not None:
+            # 'C.apply(...)' on a control type: an instance of its own, named after the
+            # type (as p4c's direct-call instantiation does)
+            decl, decl_scope = direct
+            inst = ControlInstance(qualified(scope.prefix, decl.name, decl.annotations),
+                                   decl, decl_scope, ())
+        else:
+            inst = ExprLowerer(scope).lower(call.target.expr).ref  # type: ignore[attr-defined]
         decl = inst.decl
         bound = bind_arguments(decl.params, call.args, f"control '{decl.name}'", call.span)
         caller = StatementLowerer(self.lw, scope)
@@ -453,12 +499,34 @@ class ControlGraph:
         if caller.out:
             raise CompileError(call.span, "control arguments must be lvalues or constants")
         inner_scope, prelude = enter_control(self.lw, decl, inst.decl_scope, inst.name,
-                                             param_scope.names, inst.ctor_args)
+                                             param_scope.names, inst.ctor_args,
+                                             inst.args_scope)
         returns: list[Exit] = []
+        assert decl.apply is not None  # instantiate() refuses a control type (prototype)
         frag = self.block(list(prelude) + list(decl.apply.statements), inner_scope, returns)
         if frag.empty or frag.is_return:
             return Fragment()
         return Fragment(frag.entry, frag.exits + returns, False)
+
+
+def _control_argument(arg: ast.Expression, scope: Scope | None) -> ControlInstance | None:
+    """The control instance an argument names (``C2(c1) c2;``), if it names one."""
+    if scope is None or not isinstance(arg, ast.Name):
+        return None
+    binding = scope.lookup(arg.name)
+    return binding if isinstance(binding, ControlInstance) else None
+
+
+def _direct_control(e: ast.Expression, scope: Scope):
+    """``(decl, scope)`` when ``e`` names a control declaration applied directly
+    (``C.apply(...)``: a control without constructor parameters), else None."""
+    if not isinstance(e, ast.Name):
+        return None
+    binding = scope.lookup(e.name)
+    if isinstance(binding, DeclBinding) and isinstance(binding.decl, ast.ControlDecl) \
+            and not binding.decl.is_type_decl and not binding.decl.constructor_params:
+        return binding.decl, binding.scope
+    return None
 
 
 def _case_actions(s: ast.SwitchStatement, scope: Scope, short: dict, graph) -> set[str]:
@@ -471,26 +539,92 @@ def _case_actions(s: ast.SwitchStatement, scope: Scope, short: dict, graph) -> s
     return out
 
 
-def _evaluate_into(e: ast.Expression, var: str) -> list[ast.Statement]:
-    """Statements that leave the value of ``e`` in bool variable ``var``."""
+def _evaluate_into(e: ast.Expression, var: str,
+                   new_bool: Callable[[], str] | None = None) -> list[ast.Statement]:
+    """Statements that leave the value of ``e`` in variable ``var`` (bool unless ``e``
+    is a ``?:`` choosing between other values), applying tables in evaluation order.
+    ``new_bool`` declares a fresh bool temporary, for a ``t.apply().hit`` nested in
+    another expression (a call argument, an operand, a cast...)."""
     span = e.span
     target = ast.Name(var, span=span)
     if not _contains_apply(e):
         return [ast.Assignment(target, e, span=span)]
+    if isinstance(e, ast.Ternary):
+        then = ast.BlockStatement(tuple(_evaluate_into(e.then, var, new_bool)), span=span)
+        other = ast.BlockStatement(tuple(_evaluate_into(e.otherwise, var, new_bool)),
+                                   span=span)
+        if _contains_apply(e.cond):
+            if new_bool is None:
+                _refuse_apply(span)
+            cond_var = new_bool()
+            return _evaluate_into(e.cond, cond_var, new_bool) + [
+                ast.IfStatement(ast.Name(cond_var, span=span), then, other, span=span)]
+        return [ast.IfStatement(e.cond, then, other, span=span)]
     if isinstance(e, ast.Binary) and e.op in ("&&", "||"):
-        first = _evaluate_into(e.left, var)
+        first = _evaluate_into(e.left, var, new_bool)
         test: ast.Expression = target if e.op == "&&" else ast.Unary("!", target, span=span)
-        rest = ast.BlockStatement(tuple(_evaluate_into(e.right, var)), span=span)
+        rest = ast.BlockStatement(tuple(_evaluate_into(e.right, var, new_bool)), span=span)
         return first + [ast.IfStatement(test, rest, None, span=span)]
     if isinstance(e, ast.Unary) and e.op == "!":
-        return _evaluate_into(e.operand, var) + [
+        return _evaluate_into(e.operand, var, new_bool) + [
             ast.Assignment(target, ast.Unary("!", target, span=span), span=span)]
-    if isinstance(e, ast.Member) and e.member in ("hit", "miss"):
+    if isinstance(e, ast.Member) and e.member in ("hit", "miss") and \
+            isinstance(e.expr, ast.MethodCall) and not _contains_apply_args(e.expr):
         yes = ast.Assignment(target, ast.BoolLiteral(True, span=span), span=span)
         no = ast.Assignment(target, ast.BoolLiteral(False, span=span), span=span)
         return [ast.IfStatement(e, yes, no, span=span)]
+    if new_bool is None:
+        _refuse_apply(span)
+    # Any other expression: evaluate each 't.apply().hit' it holds, left to right,
+    # into a bool temporary first (as p4c's side-effect ordering does), then the rest.
+    pre: list[ast.Statement] = []
+    rest_expr = _hoist_hits(e, new_bool, pre)
+    return pre + [ast.Assignment(target, rest_expr, span=span)]
+
+
+def _refuse_apply(span: SourceSpan) -> NoReturn:
     raise CompileError(span, "table.apply() may only be used as 't.apply().hit', "
-                       "'t.apply().miss' (possibly inside && / || / !) or in a switch")
+                       "'t.apply().miss' (possibly inside && / || / ! / ?:) or in a switch")
+
+
+def _contains_apply_args(call: ast.MethodCall) -> bool:
+    return any(_contains_apply(a.value) for a in call.args)
+
+
+def _hoist_hits(e: ast.Expression, new_bool: Callable[[], str],
+                pre: list[ast.Statement]) -> ast.Expression:
+    """``e`` with each always-evaluated ``t.apply().hit``/``.miss`` replaced by a bool
+    temporary whose computing statements are appended to ``pre`` in evaluation order."""
+    if not _contains_apply(e):
+        return e
+    if isinstance(e, ast.Member) and e.member in ("hit", "miss") and \
+            isinstance(e.expr, ast.MethodCall):
+        temp = new_bool()
+        pre.extend(_evaluate_into(e, temp, new_bool))
+        return ast.Name(temp, span=e.span)
+    if isinstance(e, ast.Ternary):
+        # only the condition is always evaluated
+        if _contains_apply(e.then) or _contains_apply(e.otherwise):
+            _refuse_apply(e.span)
+        return ast.Ternary(_hoist_hits(e.cond, new_bool, pre), e.then, e.otherwise,
+                           span=e.span)
+    if isinstance(e, (ast.Binary, ast.Unary)) and e.op in ("&&", "||", "!"):
+        # a bool with short-circuit order: let _evaluate_into order it
+        temp = new_bool()
+        pre.extend(_evaluate_into(e, temp, new_bool))
+        return ast.Name(temp, span=e.span)
+    if isinstance(e, ast.MethodCall):
+        args = tuple(ast.Argument(_hoist_hits(a.value, new_bool, pre), a.name, span=a.span)
+                     for a in e.args)
+        return ast.MethodCall(e.target, e.type_args, args, span=e.span)
+    changes: dict[str, Any] = {}  # field name -> new value, for dataclass_replace
+    for name in e.__dataclass_fields__:
+        sub = getattr(e, name)
+        if isinstance(sub, ast.Expression) and _contains_apply(sub):
+            changes[name] = _hoist_hits(sub, new_bool, pre)
+    if not changes:
+        _refuse_apply(e.span)
+    return dataclass_replace(e, **changes)
 
 
 def _contains_call(e: ast.Expression) -> bool:

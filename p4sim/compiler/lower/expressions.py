@@ -17,8 +17,9 @@ from p4sim.compiler.lower.values import Val, const_val
 from p4sim.compiler.semantic import operators as ops
 from p4sim.compiler.semantic.scope import (
     ConstBinding, ErrorMemberBinding, Scope, TypeBinding, resolve_type)
+from p4sim.compiler.lower.equality import AGGREGATES, aggregate_equal
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StringT, StructT, TupleT)
+    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StringT, StructT, TupleT, VarbitT)
 
 CallHook = Callable[[ast.MethodCall, "ExprLowerer"], Val]
 
@@ -220,10 +221,10 @@ class ExprLowerer:
     def _ArrayIndex(self, e: ast.ArrayIndex) -> Val:
         base = self.lower(e.expr)
         if isinstance(base.ref, StructRef) and base.ref.type.name == "tuple":
-            index = self.const_int(e.index)
-            member = base.ref.member(f"f{index}")
+            position = self.const_int(e.index)
+            member = base.ref.member(f"f{position}")
             if member is None:
-                raise CompileError(e.index.span, f"tuple index {index} is out of range")
+                raise CompileError(e.index.span, f"tuple index {position} is out of range")
             return self.from_binding(member, e.span)
         if not isinstance(base.ref, StackRef):
             raise CompileError(e.span, "only header stacks and tuples can be indexed")
@@ -264,8 +265,11 @@ class ExprLowerer:
             return const_val((ops.wrap(base.const, BitsT(t.width)) >> lo) & rt.mask, rt)
         data = base.data(e.span)
         shifted = J.op(">>", data, J.hexstr(lo, 32)) if lo else data
-        return Val(rt, J.mask(shifted, width) if width < t.width or lo else data,
-                   ref=("slice", base.ref, hi, lo) if base.ref is not None else None)
+        ref = ("slice", base.ref, hi, lo) if base.ref is not None else None
+        if isinstance(base.ref, tuple) and base.ref and base.ref[0] == "slice":
+            _, field, _, outer_lo = base.ref   # x[a:b][c:d] is x[b+c:b+d]
+            ref = ("slice", field, outer_lo + hi, outer_lo + lo)
+        return Val(rt, J.mask(shifted, width) if width < t.width or lo else data, ref=ref)
 
     def const_int(self, e: ast.Expression) -> int:
         val = self.lower(e)
@@ -322,8 +326,23 @@ class ExprLowerer:
             right = self.lower(e.right)
             return right if isinstance(right.type, BoolT) else \
                 self._binary(e, left, right)
+        if _has_call(e.right):
+            left = self._settle(left, e.left.span)
         right = self.lower(e.right)
         return self._binary(e, left, right)
+
+    def _settle(self, val: Val, span: SourceSpan) -> Val:
+        """``val`` as read now: a value read from storage is copied to a temporary when
+        a call later in the same expression may change that storage (P4 evaluates
+        left to right; p4c's side-effect ordering does the same)."""
+        owner = getattr(self, "owner", None)
+        if owner is None or val.is_const or not isinstance(val.type, (BitsT, BoolT)):
+            return val
+        if val.ref is not None and not isinstance(val.ref, (FieldRef, DynFieldRef)):
+            return val
+        temp = owner.lw.layout.temp(val.type)
+        owner.store(temp, val, span)
+        return self.from_binding(temp, span)
 
     def _binary(self, e: ast.Binary, left: Val, right: Val) -> Val:
         op = e.op
@@ -331,6 +350,12 @@ class ExprLowerer:
             if side.type is None:
                 raise CompileError(e.span, f"operator '{op}' needs values")
         operand, result = ops.binary_result_type(op, left.type, right.type, e.span)  # type: ignore[arg-type]
+        if isinstance(operand, AGGREGATES) and op in ops.EQUALITY_OPS:
+            same = aggregate_equal(self, left.ref, right.ref, e.span)
+            return Val(BoolT(), same if op == "==" else J.op("not", None, same))
+        if isinstance(operand, VarbitT) and op in ops.EQUALITY_OPS:
+            # BMv2 compares the two fields' current values (as p4c emits it)
+            return Val(BoolT(), J.op(op, left.data(e.span), right.data(e.span)))
         if not isinstance(operand, (BitsT, IntT, BoolT, EnumT, ErrorT)):
             raise CompileError(e.span, f"operator '{op}' on {operand.describe()} values is not "
                                "supported by this target")
@@ -476,12 +501,24 @@ class ExprLowerer:
 
     # ------------------------------------------------------------------ aggregates
     def _ListExpression(self, e: ast.ListExpression) -> Val:
-        vals = [self.lower(x) for x in e.elements]
+        vals = self._in_order([x for x in e.elements])
         return Val(TupleT(tuple(v.type for v in vals)), None,  # type: ignore[misc]
                    ref=("list", tuple(vals), e))
 
+    def _in_order(self, exprs: list[ast.Expression]) -> list[Val]:
+        """The values of ``exprs`` evaluated left to right: a value is settled before a
+        later element's call can change what it read."""
+        vals = []
+        for i, x in enumerate(exprs):
+            val = self.lower(x)
+            if any(_has_call(later) for later in exprs[i + 1:]):
+                val = self._settle(val, x.span)
+            vals.append(val)
+        return vals
+
     def _StructExpression(self, e: ast.StructExpression) -> Val:
-        vals = tuple((f.name, self.lower(f.value)) for f in e.fields)
+        vals = tuple(zip([f.name for f in e.fields],
+                         self._in_order([f.value for f in e.fields])))
         t = self.resolve(e.type) if e.type is not None else TupleT(tuple(v.type for _, v in vals))  # type: ignore[misc]
         return Val(t, None, ref=("struct", vals, e))
 
@@ -493,3 +530,21 @@ class ExprLowerer:
     def _ConstructorCall(self, e: ast.ConstructorCall) -> Val:
         return Val(None, ref=("construct", e))
 
+
+def _has_call(e: ast.Expression | None) -> bool:
+    """Whether evaluating ``e`` calls a function or method (other than isValid), which
+    may change storage read earlier in the enclosing expression."""
+    if isinstance(e, ast.MethodCall):
+        if not (isinstance(e.target, ast.Member) and e.target.member == "isValid"):
+            return True
+        return _has_call(e.target.expr)
+    if isinstance(e, ast.ListExpression):
+        return any(_has_call(x) for x in e.elements)
+    if isinstance(e, ast.StructExpression):
+        return any(_has_call(f.value) for f in e.fields)
+    for attr in ("left", "right", "operand", "expr", "cond", "then", "otherwise", "index",
+                 "hi", "lo"):
+        sub = getattr(e, attr, None)
+        if isinstance(sub, ast.Expression) and _has_call(sub):
+            return True
+    return False

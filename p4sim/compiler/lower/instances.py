@@ -32,7 +32,7 @@ def instantiate(lw: Lowering, decl: ast.Instantiation, scope: Scope, prefix: str
     if isinstance(target, ast.ControlDecl):
         if target.is_type_decl:
             raise CompileError(decl.span, f"'{target.name}' is only a control type")
-        return ControlInstance(name, target, binding.scope, decl.args)
+        return ControlInstance(name, target, binding.scope, decl.args, scope)
     if isinstance(target, ast.ExternDecl):
         ex = ExprLowerer(scope)
         type_args = tuple(ex.resolve(t) for t in decl.type.type_args)

@@ -107,6 +107,12 @@ class Layout:
             return self.storage(base, as_struct, scalar_prefix)
         if isinstance(t, (BitsT, BoolT, EnumT, ErrorT)):
             return self.scalar(scalar_prefix or base, t)
+        if isinstance(t, VarbitT):
+            # BMv2 keeps variable-length data only in headers: a varbit variable is the
+            # one field of a header instance of its own
+            holder = HeaderT(f"{(scalar_prefix or base).replace('.', '_')}_varbit_t",
+                             (FieldT("value", t),))
+            return FieldRef(self.header(scalar_prefix or base, holder).name, "value", t)
         raise TypeError(f"cannot allocate storage for {t.describe()}")
 
     def finish_scalars(self) -> None:

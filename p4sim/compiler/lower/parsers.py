@@ -12,6 +12,7 @@ from p4sim.compiler.lower.arguments import bind_arguments
 from p4sim.compiler.lower.calls import bind_parameters
 from p4sim.compiler.lower.context import Lowering, ValueSetObj
 from p4sim.compiler.lower.controls import declare_local
+from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.naming import cp_extras, fresh_name, qualified
 from p4sim.compiler.lower.statements import StatementLowerer
 from p4sim.compiler.lower.storage import FieldRef, StackRef
@@ -43,6 +44,7 @@ def lower_parser(lw: Lowering, decl: ast.ParserDecl, decl_scope: Scope,
         if isinstance(local, ast.ValueSetDecl):
             scope.declare(local.name, value_set(lw, local, scope, prefix))
         elif _is_parser_instance(local, scope):
+            assert isinstance(local, ast.Instantiation) and isinstance(local.type, ast.NamedType)
             scope.declare(local.name, SubParser(qualified(prefix, local.name, local.annotations),
                                                 scope.lookup(local.type.name).decl,
                                                 scope.lookup(local.type.name).scope))
@@ -97,6 +99,9 @@ def inline_subparser_call(lw: Lowering, state: ast.ParserState, stmts: list[ast.
         return None
     call = stmts[index].call  # type: ignore[attr-defined]
     sub: SubParser = _subparser_call(stmts[index], scope)  # type: ignore[assignment]
+    # Variables the state declares before the call stay in scope for the call's
+    # arguments and for the rest of the state after it: declare them up front.
+    scope, before = _hoist_state_locals(lw, scope, list(stmts[:index]))
     sub.calls += 1
     prefix = sub.name.replace(".", "_") + (f"_{sub.calls - 1}" if sub.calls > 1 else "")
     decl = sub.decl
@@ -120,7 +125,7 @@ def inline_subparser_call(lw: Lowering, state: ast.ParserState, stmts: list[ast.
     if caller.out:
         raise CompileError(call.span, "sub-parser arguments must be lvalues or constants")
     items: list[tuple[ast.ParserState, list[ast.Statement], Scope]] = [
-        (head, list(stmts[:index]), scope)]
+        (head, before, scope)]
     for s in decl.states:
         transition = _rename_transition(s.transition, renamed)
         body = list(s.statements) if s.name != "start" else prelude + list(s.statements)
@@ -129,6 +134,25 @@ def inline_subparser_call(lw: Lowering, state: ast.ParserState, stmts: list[ast.
     items.append((ast.ParserState(cont, (), state.transition, span=state.span),
                   list(stmts[index + 1:]), scope))
     return items
+
+
+def _hoist_state_locals(lw: Lowering, scope: Scope, stmts: list[ast.Statement]
+                        ) -> tuple[Scope, list[ast.Statement]]:
+    """A child scope with the variables declared in ``stmts`` bound, and ``stmts`` with
+    those declarations turned into assignments of their initializers."""
+    inner = scope.child()
+    out: list[ast.Statement] = []
+    for s in stmts:
+        if isinstance(s, ast.DeclarationStatement) and isinstance(s.decl, ast.VariableDecl):
+            decl = s.decl
+            t = ExprLowerer(inner).resolve(decl.type)
+            inner.declare(decl.name, lw.layout.storage(decl.name, t, decl.name))
+            if decl.init is not None:
+                out.append(ast.Assignment(ast.Name(decl.name, span=decl.span), decl.init,
+                                          span=decl.span))
+        else:
+            out.append(s)
+    return inner, out
 
 
 def _rename_transition(t: ast.Expression | None, renamed: dict[str, str]):
@@ -241,7 +265,7 @@ def lower_state(lw: Lowering, state: ast.ParserState, stmts: list[ast.Statement]
     if not isinstance(t, ast.SelectExpression):
         raise CompileError(t.span, "a transition must name a state or be a select")
     keys = []
-    widths = []
+    widths: list[tuple[int, Any]] = []  # (width, key type)
     for e in t.exprs:
         stack_field = _last_stack_field(body, e)
         if stack_field is not None:
@@ -346,7 +370,7 @@ def element_matches(body: StatementLowerer, e: ast.Expression, width: int
         lo, hi = _const(body, e.left, width), _const(body, e.right, width)
         if lo > hi:
             return []
-        return range_to_masks(lo, hi, width)
+        return list(range_to_masks(lo, hi, width))
     return [(_const(body, e, width), None)]
 
 

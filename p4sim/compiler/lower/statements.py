@@ -15,13 +15,14 @@ from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.context import Lowering
 from p4sim.compiler.lower.desugar import switch_to_ifs
 from p4sim.compiler.lower.expressions import ExprLowerer
+from p4sim.compiler.lower.stack_index import expand_dynamic_index
 from p4sim.compiler.lower.storage import (
     DynFieldRef, DynHeaderRef, FieldRef, HeaderRef, ParamRef, StackRef, StructRef, UnionRef)
 from p4sim.compiler.lower.text import expr_text, source_info
 from p4sim.compiler.lower.values import Val
 from p4sim.compiler.semantic.scope import Scope, declare_constant
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StackT, StructT, UnionT)
+    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StackT, StructT, UnionT, VarbitT)
 
 
 class StatementLowerer:
@@ -39,6 +40,8 @@ class StatementLowerer:
         self.expr.owner = self  # type: ignore[attr-defined]
         self.return_jumps: list[list[int]] = []
         self.return_targets: list[Any] = []
+        # per enclosing 'for' loop: indexes of its 'break' and 'continue' jumps
+        self.loop_jumps: list[tuple[list[int], list[int]]] = []
 
     # ------------------------------------------------------------------ helpers
     def emit(self, op: str, params: list[dict], node: ast.Node | None = None) -> None:
@@ -53,6 +56,7 @@ class StatementLowerer:
         child.expr.owner = child  # type: ignore[attr-defined]
         child.return_jumps = self.return_jumps
         child.return_targets = self.return_targets
+        child.loop_jumps = getattr(self, "loop_jumps", [])
         return child
 
     # ------------------------------------------------------------------ statements
@@ -63,6 +67,11 @@ class StatementLowerer:
                 break
 
     def statement(self, s: ast.Statement) -> None:
+        if self.mode != "parser" and isinstance(s, (ast.Assignment, ast.MethodCallStatement)):
+            expanded = expand_dynamic_index(s, self.expr.lower)
+            if expanded is not None:
+                self.statement(expanded)
+                return
         if isinstance(s, ast.Assignment):
             self.assignment(s)
         elif isinstance(s, ast.MethodCallStatement):
@@ -82,6 +91,14 @@ class StatementLowerer:
             self.emit("exit", [], s)
         elif isinstance(s, ast.ReturnStatement):
             self.return_statement(s)
+        elif isinstance(s, ast.ForStatement):
+            self.for_statement(s)
+        elif isinstance(s, (ast.BreakStatement, ast.ContinueStatement)):
+            word = "break" if isinstance(s, ast.BreakStatement) else "continue"
+            if not self.loop_jumps:
+                raise CompileError(s.span, f"'{word}' outside of a 'for' loop")
+            self.loop_jumps[-1][0 if word == "break" else 1].append(len(self.out))
+            self.emit("_jump", [J.hexstr(0, 32)], s)
         elif isinstance(s, ast.SwitchStatement):
             if isinstance(s.expr, ast.Member) and s.expr.member == "action_run":
                 raise CompileError(s.span, "switch on action_run is only allowed in a "
@@ -131,6 +148,46 @@ class StatementLowerer:
             raise CompileError(s.span, "return needs a value here")
         self.return_jumps[-1].append(len(self.out))
         self.emit("_jump", [J.hexstr(0, 32)])
+
+    def for_statement(self, s: ast.ForStatement) -> None:
+        """``for (init; cond; updates) body`` as BMv2 jumps: the condition is tested at
+        the top (``_jump_if_zero`` to the end), ``continue`` jumps to the updates, the
+        updates jump back to the test, ``break`` jumps to the end."""
+        if self.mode == "parser":
+            raise CompileError(s.span, "'for' loops in parser states are not supported "
+                               "by this target")
+        inner = self.with_scope(self.scope.child())  # the loop variables' scope
+        inner.statements(s.init)
+        top = len(self.out)
+        exit_jump = None
+        if s.cond is not None:
+            cond = inner.expr.lower(s.cond)
+            if not isinstance(cond.type, BoolT):
+                raise CompileError(s.cond.span, "the condition of 'for' must be bool, not "
+                                   f"{cond.type.describe() if cond.type else 'this'}")
+            if cond.is_const and not cond.const:
+                return
+            if not cond.is_const:
+                exit_jump = len(self.out)
+                self.emit("_jump_if_zero", [J.as_param(J.op("b2d", None, cond.cond(s.span))),
+                                            J.hexstr(0, 32)], s)
+        breaks: list[int] = []
+        continues: list[int] = []
+        inner.loop_jumps.append((breaks, continues))
+        try:
+            inner.with_scope(inner.scope.child()).statement(s.body)
+        finally:
+            inner.loop_jumps.pop()
+        update_at = len(self.out)
+        inner.statements(s.updates)
+        self.emit("_jump", [J.hexstr(top, 32)], s)
+        end = len(self.out)
+        if exit_jump is not None:
+            self.out[exit_jump]["parameters"][1] = J.hexstr(end, 32)
+        for index in breaks:
+            self.out[index]["parameters"][0] = J.hexstr(end, 32)
+        for index in continues:
+            self.out[index]["parameters"][0] = J.hexstr(update_at, 32)
 
     def if_statement(self, s: ast.IfStatement) -> None:
         cond = self.expr.lower(s.cond)
@@ -198,6 +255,11 @@ class StatementLowerer:
     def store(self, ref: Any, value: Val, span: SourceSpan, node: ast.Node | None = None
               ) -> None:
         """Assign ``value`` to the storage ``ref`` (recursively for aggregates)."""
+        if isinstance(ref, FieldRef) and isinstance(ref.type, VarbitT) and \
+                isinstance(value.ref, FieldRef) and isinstance(value.ref.type, VarbitT):
+            # varbit data moves with its current length (BMv2's assign_VL)
+            self.emit("assign_VL", [J.as_param(ref.json()), J.as_param(value.ref.json())], node)
+            return
         if isinstance(ref, (FieldRef, DynFieldRef)):
             if value.type is not None and isinstance(ref.type, (BitsT, EnumT, ErrorT)) and \
                     not isinstance(value.type, (BitsT, IntT, EnumT, ErrorT)):

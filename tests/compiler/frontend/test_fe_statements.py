@@ -90,6 +90,27 @@ def test_annotated_block() -> None:
     assert block.annotations[0].name == "atomic"
 
 
+def test_for_loop_with_clauses_break_and_continue() -> None:
+    (loop,) = parse_statements(
+        "for (bit<8> i = 0, j = 7; i < j; i = i + 1, j = j - 1) { if (i == 2) { continue; } break; }")
+    assert isinstance(loop, ast.ForStatement)
+    assert isinstance(loop.init[0], ast.DeclarationStatement) and loop.init[0].decl.name == "i"
+    assert isinstance(loop.init[1], ast.Assignment)
+    assert loop.cond == binary("<", name("i"), name("j"))
+    assert len(loop.updates) == 2 and all(isinstance(u, ast.Assignment) for u in loop.updates)
+    body = loop.body.statements
+    assert isinstance(body[0].then.statements[0], ast.ContinueStatement)
+    assert isinstance(body[1], ast.BreakStatement)
+    (empty,) = parse_statements("for (;;) { }")
+    assert empty.init == () and empty.cond is None and empty.updates == ()
+
+
+def test_for_break_and_continue_stay_names_elsewhere() -> None:
+    # outside a loop header / statement position they are ordinary identifiers
+    (stmt,) = parse_statements("for_count = break_at + continue_x;")
+    assert isinstance(stmt, ast.Assignment)
+
+
 def test_generic_call_statement() -> None:
     (stmt,) = parse_statements("digest<s_t>(1, {a = 1, b = 2});")
     assert stmt.call.type_args == (ast.NamedType("s_t", span=None),)
