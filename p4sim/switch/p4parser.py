@@ -19,6 +19,15 @@ from p4sim.switch.primitives import PrimitiveCompiler
 MAX_STATES_PER_PACKET = 10000
 
 
+class _ErrorCodes:
+    """The program's numbers for the core errors a varbit extract can raise."""
+
+    def __init__(self, too_short: int, header_too_short: int, invalid_argument: int) -> None:
+        self.too_short = too_short
+        self.header_too_short = header_too_short
+        self.invalid_argument = invalid_argument
+
+
 def _fixed_extractor(info: HeaderInfo, too_short: int) -> Callable[[Any], None]:
     nbytes = info.fixed_bits // 8
     shifts, pos = [], info.fixed_bits
@@ -42,22 +51,28 @@ def _fixed_extractor(info: HeaderInfo, too_short: int) -> Callable[[Any], None]:
     return extract
 
 
-def _varbit_extractor(info: HeaderInfo, length: Callable | None, too_short: int,
-                      header_too_short: int) -> Callable[[Any], None]:
+def _varbit_extractor(info: HeaderInfo, length: Callable | None, codes: _ErrorCodes
+                      ) -> Callable[[Any], None]:
+    """BMv2's order of checks (bm_sim/parser.cpp): a length that is not whole bytes
+    (ParserInvalidArgument), then the packet's size (PacketTooShort), then the
+    field's maximum (HeaderTooShort)."""
     vi = info.varbit_index
     base, vslot, wslot = info.base, info.valid_slot, info.vl_width_slot
     widths = info.widths
 
     def extract_vl(p) -> None:
         vbits = length(p, None) if length is not None else 0
-        if vbits < 0 or vbits % 8 or vbits > info.varbit_max_bits:
-            raise ParserFault(header_too_short,
-                              f"bad varbit length {vbits} for {info.name}")
+        if vbits % 8:
+            raise ParserFault(codes.invalid_argument,
+                              f"varbit length {vbits} of {info.name} is not a multiple of 8")
         total = info.fixed_bits + vbits
         nbytes = total // 8
         off = p.offset
         if off + nbytes > len(p.data):
-            raise ParserFault(too_short, f"packet too short to extract {info.name}")
+            raise ParserFault(codes.too_short, f"packet too short to extract {info.name}")
+        if vbits > info.varbit_max_bits:
+            raise ParserFault(codes.header_too_short,
+                              f"varbit length {vbits} exceeds the maximum of {info.name}")
         v = int.from_bytes(p.data[off:off + nbytes], "big")
         pos = total
         f = p.f
@@ -119,6 +134,7 @@ class ParserCompiler:
         self.header_too_short = ctx.error_code("HeaderTooShort")
         self.no_match = ctx.error_code("NoMatch")
         self.timeout = ctx.error_code("ParserTimeout")
+        self.invalid_argument = ctx.error_code("ParserInvalidArgument")
 
     def compile(self, parser: dict) -> Callable[[Any], None]:
         name = require(parser, "name", "parsers", str)
@@ -309,10 +325,13 @@ class ParserCompiler:
                 raise LoadError(where, f"{name} takes 1 parameter", op)
             amount = self.x.data(params[0], where)
             factor = 1 if name == "shift" else 8
-            too_short = self.too_short
+            too_short, invalid_argument = self.too_short, self.invalid_argument
 
             def advance(p):
                 nbits = amount(p, None) * (8 if factor == 1 else 1)
+                if nbits % 8:  # as BMv2: advance() takes whole bytes only
+                    raise ParserFault(invalid_argument,
+                                      f"advance by {nbits} bits is not whole bytes")
                 end = p.offset + nbits // 8
                 if end > len(p.data):
                     raise ParserFault(too_short, "packet too short to advance")
@@ -335,7 +354,8 @@ class ParserCompiler:
 
         def extractor(info: HeaderInfo) -> Callable:
             if info.varbit_index is not None:
-                fn = _varbit_extractor(info, length, self.too_short, self.header_too_short)
+                fn = _varbit_extractor(info, length, _ErrorCodes(
+                    self.too_short, self.header_too_short, self.invalid_argument))
             elif info.fixed_bits % 8:
                 raise LoadError(where, f"header {info.name} is not a whole number of bytes", op)
             else:

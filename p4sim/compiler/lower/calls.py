@@ -2,7 +2,7 @@
 and inlining of user actions and functions."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
@@ -11,10 +11,12 @@ from p4sim.compiler.lower import v1model
 from p4sim.compiler.lower.arguments import bind_arguments, pick_overload
 from p4sim.compiler.lower.context import ControlInstance, ExternObj, PacketRef, TableObj
 from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly
-from p4sim.compiler.lower.storage import DynHeaderRef, HeaderRef, StackRef, UnionRef
-from p4sim.compiler.lower.values import Val
+from p4sim.compiler.lower.retval import REPORTS_PER_COPY, return_value_looks_unset
+from p4sim.compiler.lower.stack_index import has_call
+from p4sim.compiler.lower.storage import DynHeaderRef, FieldRef, HeaderRef, StackRef, UnionRef
+from p4sim.compiler.lower.values import Val, const_val
 from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, Scope
-from p4sim.compiler.semantic.types import BoolT, ExternT, VoidT
+from p4sim.compiler.semantic.types import BoolT, ExternT, HeaderT, IntT, StructT, VoidT
 
 if TYPE_CHECKING:  # statements imports this module
     from p4sim.compiler.lower.statements import StatementLowerer
@@ -43,6 +45,10 @@ def call_expression(call: ast.MethodCall, ex: ExprLowerer) -> Val:
         if name == "isValid" and isinstance(ref, UnionRef):
             _no_args(call, "isValid")
             return Val(BoolT(), J.op("valid_union", None, ref.json()))
+        if name in ("minSizeInBits", "minSizeInBytes") and \
+                isinstance(ref, (HeaderRef, DynHeaderRef)):
+            _no_args(call, name)
+            return _min_size(ref.type.width, name)
         if isinstance(ref, PacketRef) and name == "lookahead":
             return v1model.lookahead(call, _owner(ex, call.span))
         if isinstance(ref, TableObj) and name == "apply":
@@ -75,9 +81,16 @@ def call_statement(call: ast.MethodCall, body: StatementLowerer) -> Val | None:
                 chosen = pick_overload(decl, call.args, f"'{target.name}'", call.span)
                 if isinstance(chosen, ast.FunctionDecl):
                     return inline_function(chosen, binding.scope, call, body)
+                body.lw.cp.calls_extern_functions = True
                 return v1model.extern_function(chosen, call, body)
         raise CompileError(target.span, f"'{target.name}' cannot be called")
     raise CompileError(call.span, "unsupported call")
+
+
+def _min_size(fixed_bits: int, name: str) -> Val:
+    """minSizeInBits()/minSizeInBytes(): a compile-time int; varbit fields count as 0
+    bits (P4_16 spec, "minSizeInBits")."""
+    return const_val(fixed_bits if name == "minSizeInBits" else (fixed_bits + 7) // 8, IntT())
 
 
 def _no_args(call: ast.MethodCall, name: str) -> None:
@@ -113,7 +126,8 @@ def _method(call: ast.MethodCall, base: Val, name: str, body: StatementLowerer) 
             return None
         raise CompileError(call.span, f"header stacks have no method '{name}'")
     if isinstance(ref, PacketRef):
-        return v1model.packet_method(call, ref, name, body)
+        v1model.packet_method(call, ref, name, body)
+        return None
     if isinstance(ref, ExternObj):
         return v1model.extern_method(call, ref, name, body)
     if isinstance(ref, (TableObj, ControlInstance)):
@@ -124,10 +138,15 @@ def _method(call: ast.MethodCall, base: Val, name: str, body: StatementLowerer) 
 
 # ---------------------------------------------------------------------- inlining
 def bind_parameters(params: tuple[ast.Parameter, ...], args: list[ast.Expression | None],
-                    caller: StatementLowerer, scope: Scope, what: str) -> None:
+                    caller: StatementLowerer, scope: Scope, what: str,
+                    copy_out: list[tuple[Any, Val]] | None = None) -> None:
     """Bind callee parameters to caller arguments in ``scope`` (copy-in by reference
-    for lvalues, by value otherwise)."""
-    for p, arg in zip(params, args):
+    for lvalues, by value otherwise). With ``copy_out``, an lvalue passed to two
+    out/inout parameters gets a temporary per parameter instead, as P4's copy-in /
+    copy-out requires; the caller stores each (temporary, argument) pair back, in
+    parameter order, after the body."""
+    aliased = _aliased_lvalues(params, args, caller) if copy_out is not None else set()
+    for index, (p, arg) in enumerate(zip(params, args)):
         ptype = caller.expr.resolve(p.type) if not _is_type_var(p.type, scope) else None
         if arg is None:
             continue
@@ -143,6 +162,13 @@ def bind_parameters(params: tuple[ast.Parameter, ...], args: list[ast.Expression
         if p.direction in ("out", "inout"):
             val = caller.expr.lower(arg)
             caller.check_writable(val, arg)
+            if index in aliased and ptype is not None and copy_out is not None:
+                temp = caller.lw.layout.storage(p.name, ptype, p.name)
+                if p.direction == "inout":
+                    caller.store(temp, val, arg.span)
+                scope.declare(p.name, temp)
+                copy_out.append((temp, val))
+                continue
             if ptype is not None and val.type != ptype and not isinstance(
                     val.ref, tuple):
                 raise CompileError(arg.span, f"argument for '{p.name}' of {what} has type "
@@ -152,12 +178,44 @@ def bind_parameters(params: tuple[ast.Parameter, ...], args: list[ast.Expression
         else:
             val = caller.expr.lower_typed(arg, ptype) if ptype is not None else \
                 caller.expr.lower(arg)
+            if isinstance(ptype, (StructT, HeaderT)) and isinstance(val.ref, tuple) and \
+                    val.ref and val.ref[0] in ("list", "struct"):
+                # an aggregate built in place ({...}): copy it in, so that its members
+                # read like any other struct's or header's
+                copy = caller.lw.layout.storage(p.name, ptype, p.name)
+                caller.store(copy, val, arg.span)
+                scope.declare(p.name, ReadOnly(copy, f"'{p.name}' is an in parameter"))
+                continue
             if val.is_const:
+                assert val.type is not None  # constants are always typed (const_val)
                 scope.declare(p.name, ConstBinding(val.const, val.type))
             elif val.ref is not None and not isinstance(val.ref, tuple):
                 scope.declare(p.name, ReadOnly(val.ref, f"'{p.name}' is an in parameter"))
             else:
                 scope.declare(p.name, ReadOnly(val, f"'{p.name}' is an in parameter"))
+
+
+def _aliased_lvalues(params: tuple[ast.Parameter, ...], args: list[ast.Expression | None],
+                     caller: StatementLowerer) -> set[int]:
+    """Indexes of out/inout arguments naming the same storage as another one."""
+    seen: dict[Any, list[int]] = {}
+    for index, (p, arg) in enumerate(zip(params, args)):
+        if p.direction not in ("out", "inout") or arg is None or \
+                isinstance(arg, ast.DontCare) or has_call(arg):
+            continue
+        try:
+            ref = caller.expr.lower(arg).ref
+        except CompileError:
+            continue   # reported when the argument is bound
+        if isinstance(ref, (FieldRef, HeaderRef)):
+            seen.setdefault(ref, []).append(index)
+    return {i for indexes in seen.values() if len(indexes) > 1 for i in indexes}
+
+
+def _copy_back(body: StatementLowerer, copy_out: list[tuple[Any, Val]], span: SourceSpan
+               ) -> None:
+    for temp, target in copy_out:
+        body.store_val(target, body.expr.from_binding(temp, span), span)
 
 
 def _is_type_var(t: ast.Type, scope: Scope) -> bool:
@@ -169,23 +227,35 @@ def inline_action(decl: ast.ActionDecl, decl_scope: Scope, args: tuple[ast.Argum
     from p4sim.compiler.lower.tables import declare_called_action
     bound = bind_arguments(decl.params, args, f"action '{decl.name}'", span)
     scope = decl_scope.child()
-    bind_parameters(decl.params, bound, body, scope, f"action '{decl.name}'")
+    copy_out: list[tuple[Any, Val]] = []
+    bind_parameters(decl.params, bound, body, scope, f"action '{decl.name}'", copy_out)
     inner = body.with_scope(scope)
     declare_called_action(body.lw, decl, decl_scope, inner.expr)
-    inner.callable_body(decl.body.statements)
+    body.lw.action_depth += 1
+    try:
+        inner.callable_body(decl.body.statements)
+    finally:
+        body.lw.action_depth -= 1
+    _copy_back(body, copy_out, span)
 
 
 def inline_function(decl: ast.FunctionDecl, decl_scope: Scope, call: ast.MethodCall,
                     body: StatementLowerer) -> Val | None:
     bound = bind_arguments(decl.params, call.args, f"function '{decl.name}'", call.span)
     scope = decl_scope.child()
-    bind_parameters(decl.params, bound, body, scope, f"function '{decl.name}'")
+    copy_out: list[tuple[Any, Val]] = []
+    bind_parameters(decl.params, bound, body, scope, f"function '{decl.name}'", copy_out)
     rtype = body.expr.resolve(decl.return_type)
     dest = None
     if not isinstance(rtype, VoidT):
         dest = body.lw.layout.storage("retval", rtype, "retval")
+        if return_value_looks_unset(decl):
+            for _ in range(REPORTS_PER_COPY):  # as often as p4c reports it
+                body.lw.warn(call.span, f"return value of function '{decl.name}' may be "
+                             "uninitialized: an early 'return' is not on every path")
     inner = body.with_scope(scope)
     inner.callable_body(decl.body.statements, (rtype, dest) if dest is not None else None)
+    _copy_back(body, copy_out, call.span)
     if dest is None:
         return None
     return body.expr.from_binding(dest, call.span)

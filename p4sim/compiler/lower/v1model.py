@@ -16,7 +16,7 @@ from p4sim.compiler.lower.storage import (
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.values import Val
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, StructT, VarbitT, bit_width)
+    AggregateT, BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, StructT, VarbitT, bit_width)
 
 if TYPE_CHECKING:  # statements imports this module (through calls)
     from p4sim.compiler.lower.statements import StatementLowerer
@@ -74,6 +74,13 @@ def flatten(body: StatementLowerer, val: Val, span: SourceSpan, copy: bool = Fal
             fref = ref.field(f.name)
             out.extend(flatten(body, body.expr.from_binding(fref, span), span, copy))
         return out
+    if isinstance(val.type, VarbitT) and isinstance(ref, FieldRef) and not copy:
+        # a varbit field contributes its current bits (checksums over IPv4 options)
+        out.append((ref.json(), 0, ref.field))
+        return out
+    if isinstance(val.type, VarbitT):
+        raise CompileError(span, "a varbit value can only be listed as a field of a "
+                           "checksum or hash, not copied into a digest or field list")
     if val.type is None or isinstance(val.type, IntT) and not val.is_const:
         raise CompileError(span, "this value cannot be part of a field list")
     if isinstance(val.type, IntT):
@@ -135,6 +142,7 @@ def extern_function(decl: ast.ExternFunctionDecl, call: ast.MethodCall,
     args = _args(call, decl.params, f"'{name}'")
     ex = body.expr
     std = body.lw.std_meta
+    assert std is not None  # program._allocate sets it before any block is lowered
     if name == "mark_to_drop":
         if args and args[0] is not None:
             ex.lower(args[0])  # checked, but v1model has one standard_metadata instance
@@ -167,6 +175,7 @@ def extern_function(decl: ast.ExternFunctionDecl, call: ast.MethodCall,
         return None
     if name == "random":
         dest = _out_field(body, args[0], "the result of random()")
+        assert dest.type is not None  # a field or variable has a type
         lo = ex.lower_typed(args[1], dest.type)
         hi = ex.lower_typed(args[2], dest.type)
         width = bit_width(dest.type)
@@ -189,7 +198,19 @@ def extern_function(decl: ast.ExternFunctionDecl, call: ast.MethodCall,
             J.as_param(maximum.data(call.span, max_w))], call)
         return None
     if name == "digest":
-        return digest(call, args, body)
+        digest(call, args, body)
+        return None
+    if name == "static_assert":
+        # checked while compiling (core.p4): nothing runs on the target
+        cond = ex.lower(args[0])
+        if not cond.is_const:
+            raise CompileError(args[0].span, "static_assert needs a condition known at "
+                               "compile time")
+        if not cond.const:
+            message = ex.lower(args[1]).const if len(args) > 1 and args[1] is not None else None
+            raise CompileError(call.span, "static assertion failed"
+                               + (f": {message}" if isinstance(message, str) else ""))
+        return None
     if name in ("assert", "assume"):
         cond = ex.lower(args[0])
         body.emit(name, [J.as_param(cond.cond(args[0].span))], call)
@@ -313,6 +334,7 @@ def packet_method(call: ast.MethodCall, packet: PacketRef, name: str,
                 param, {"type": "expression", "value": length.data(call.span, 32)}]})
         else:
             htype = ref.stack.type.element if isinstance(ref, StackMember) else ref.type
+            assert isinstance(htype, AggregateT)  # a header (a stack's elements are headers)
             if any(isinstance(f.type, VarbitT) for f in htype.fields):
                 raise CompileError(call.span, "a header with a varbit field needs "
                                    "extract(hdr, length)")

@@ -1,0 +1,84 @@
+// Corpus 086: a select on lookahead<bit<32>>() with fewer than 4 bytes left fails with
+// PacketTooShort even though the select has a default (BMv2 checks the bytes a lookahead
+// key needs before matching, bm_sim/parser.cpp ParseState::find_next_state). Ingress
+// runs with the error (simple_switch.md, "parser_error").
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header d_t {
+    bit<8> v;
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    d_t        d;
+}
+
+struct metadata_t { }
+
+parser ParserImpl(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(pkt.lookahead<bit<32>>()) {
+            0xDEADBEEF: accept;
+            default: parse_d;
+        }
+    }
+    state parse_d {
+        pkt.extract(hdr.d);
+        transition accept;
+    }
+}
+
+control IngressImpl(inout headers_t hdr, inout metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    apply {
+        std_meta.egress_spec = 2;
+        if (std_meta.parser_error == error.NoError) {
+            hdr.ethernet.src_addr = 0;
+        } else if (std_meta.parser_error == error.PacketTooShort) {
+            hdr.ethernet.src_addr = 1;
+        } else if (std_meta.parser_error == error.NoMatch) {
+            hdr.ethernet.src_addr = 2;
+        } else if (std_meta.parser_error == error.StackOutOfBounds) {
+            hdr.ethernet.src_addr = 3;
+        } else if (std_meta.parser_error == error.HeaderTooShort) {
+            hdr.ethernet.src_addr = 4;
+        } else if (std_meta.parser_error == error.ParserTimeout) {
+            hdr.ethernet.src_addr = 5;
+        } else if (std_meta.parser_error == error.ParserInvalidArgument) {
+            hdr.ethernet.src_addr = 6;
+        } else {
+            hdr.ethernet.src_addr = 0xFF;
+        }
+        if (hdr.d.isValid()) {
+            hdr.d.v = 0x77;
+        }
+    }
+}
+
+control NoVerify(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control EgressImpl(inout headers_t hdr, inout metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    apply { }
+}
+
+control NoCompute(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control DeparserImpl(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ethernet);
+        pkt.emit(hdr.d);
+    }
+}
+
+V1Switch(ParserImpl(), NoVerify(), IngressImpl(), EgressImpl(), NoCompute(),
+         DeparserImpl()) main;

@@ -1,0 +1,82 @@
+// Corpus 159: clone to a session that was never configured makes no copy
+// BMv2 only clones when the session exists (simple_switch.cpp: mirroring_get_session; the
+// clone goes to the ports "configured in the clone session", simple_switch.md); the original
+// is forwarded either way. Session 7 is configured, 9 (I2E) and 10 (E2E) are not.
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header data_t {
+    bit<32> f1;
+    bit<32> f2;
+    bit<16> h1;
+    bit<8>  b1;
+    bit<8>  b2;
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    data_t     data;
+}
+
+struct metadata_t { }
+
+parser ParserImpl(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            0x88b5: parse_data;
+            default: accept;
+        }
+    }
+    state parse_data {
+        pkt.extract(hdr.data);
+        transition accept;
+    }
+}
+
+control NoVerify(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control IngressImpl(inout headers_t hdr, inout metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    apply {
+        std_meta.egress_spec = 2;
+        if (hdr.data.isValid()) {
+            if (hdr.data.b1 == 1) {
+                clone(CloneType.I2E, 32w9);
+            } else if (hdr.data.b1 == 2) {
+                clone(CloneType.I2E, 32w7);
+            }
+        }
+    }
+}
+
+control EgressImpl(inout headers_t hdr, inout metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    apply {
+        if (hdr.data.isValid()) {
+            if (std_meta.instance_type == 0 && hdr.data.b1 == 3) {
+                clone(CloneType.E2E, 32w10);
+            }
+            hdr.data.b2 = (bit<8>) std_meta.instance_type;
+        }
+    }
+}
+
+control NoCompute(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control DeparserImpl(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ethernet);
+        pkt.emit(hdr.data);
+    }
+}
+
+V1Switch(ParserImpl(), NoVerify(), IngressImpl(), EgressImpl(), NoCompute(),
+         DeparserImpl()) main;

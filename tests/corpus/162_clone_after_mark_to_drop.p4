@@ -1,0 +1,82 @@
+// Corpus 162: mark_to_drop and clone(I2E) in the same ingress pass
+// The ingress clone is made before the drop decision (simple_switch.md: after-ingress
+// pseudocode), so the copy goes to the session port whether mark_to_drop came before or after
+// the clone call, while the original is dropped.
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header data_t {
+    bit<32> f1;
+    bit<32> f2;
+    bit<16> h1;
+    bit<8>  b1;
+    bit<8>  b2;
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    data_t     data;
+}
+
+struct metadata_t { }
+
+parser ParserImpl(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            0x88b5: parse_data;
+            default: accept;
+        }
+    }
+    state parse_data {
+        pkt.extract(hdr.data);
+        transition accept;
+    }
+}
+
+control NoVerify(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control IngressImpl(inout headers_t hdr, inout metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    apply {
+        if (hdr.data.isValid()) {
+            if (hdr.data.b1 == 1) {
+                mark_to_drop(std_meta);
+                clone(CloneType.I2E, 32w7);
+            } else if (hdr.data.b1 == 2) {
+                clone(CloneType.I2E, 32w7);
+                mark_to_drop(std_meta);
+            } else {
+                std_meta.egress_spec = 2;
+            }
+        }
+    }
+}
+
+control EgressImpl(inout headers_t hdr, inout metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    apply {
+        if (hdr.data.isValid()) {
+            hdr.data.b2 = (bit<8>) std_meta.instance_type;
+        }
+    }
+}
+
+control NoCompute(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control DeparserImpl(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ethernet);
+        pkt.emit(hdr.data);
+    }
+}
+
+V1Switch(ParserImpl(), NoVerify(), IngressImpl(), EgressImpl(), NoCompute(),
+         DeparserImpl()) main;

@@ -1,0 +1,80 @@
+// Corpus 163: clone(E2E) and mark_to_drop in the same egress pass
+// The egress clone is made before the drop check at the end of egress (simple_switch.md:
+// after-egress pseudocode), so the copy leaves through the session port while the original is
+// dropped; the copy's own egress starts with egress_spec reset and is not dropped.
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header data_t {
+    bit<32> f1;
+    bit<32> f2;
+    bit<16> h1;
+    bit<8>  b1;
+    bit<8>  b2;
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    data_t     data;
+}
+
+struct metadata_t { }
+
+parser ParserImpl(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            0x88b5: parse_data;
+            default: accept;
+        }
+    }
+    state parse_data {
+        pkt.extract(hdr.data);
+        transition accept;
+    }
+}
+
+control NoVerify(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control IngressImpl(inout headers_t hdr, inout metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    apply {
+        std_meta.egress_spec = 2;
+    }
+}
+
+control EgressImpl(inout headers_t hdr, inout metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    apply {
+        if (hdr.data.isValid()) {
+            if (std_meta.instance_type == 0) {
+                if (hdr.data.b1 == 1) {
+                    clone(CloneType.E2E, 32w7);
+                    mark_to_drop(std_meta);
+                } else if (hdr.data.b1 == 2) {
+                    mark_to_drop(std_meta);
+                }
+            }
+            hdr.data.b2 = (bit<8>) std_meta.instance_type;
+        }
+    }
+}
+
+control NoCompute(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control DeparserImpl(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ethernet);
+        pkt.emit(hdr.data);
+    }
+}
+
+V1Switch(ParserImpl(), NoVerify(), IngressImpl(), EgressImpl(), NoCompute(),
+         DeparserImpl()) main;

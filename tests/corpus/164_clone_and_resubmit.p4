@@ -1,0 +1,88 @@
+// Corpus 164: clone(I2E) and resubmit in the same ingress pass: both happen
+// simple_switch.md after-ingress pseudocode: the clone is made first, then the resubmit runs
+// ingress again; both copies carry the packet as received (the first pass's header change to
+// b2 is in neither), the clone with instance_type 1, the resubmitted pass with 6.
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header data_t {
+    bit<32> f1;
+    bit<32> f2;
+    bit<16> h1;
+    bit<8>  b1;
+    bit<8>  b2;
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    data_t     data;
+}
+
+struct metadata_t {
+    @field_list(1)
+    bit<8> round;
+}
+
+parser ParserImpl(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            0x88b5: parse_data;
+            default: accept;
+        }
+    }
+    state parse_data {
+        pkt.extract(hdr.data);
+        transition accept;
+    }
+}
+
+control NoVerify(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control IngressImpl(inout headers_t hdr, inout metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    apply {
+        if (!hdr.data.isValid()) {
+            mark_to_drop(std_meta);
+            exit;
+        }
+        if (std_meta.instance_type == 0) {
+            meta.round = 1;
+            hdr.data.b2 = 0xEE;
+            clone(CloneType.I2E, 32w7);
+            resubmit_preserving_field_list(1);
+        } else {
+            hdr.data.h1 = (bit<16>) std_meta.instance_type;
+            hdr.data.b2 = meta.round;
+            std_meta.egress_spec = 2;
+        }
+    }
+}
+
+control EgressImpl(inout headers_t hdr, inout metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    apply {
+        if (std_meta.instance_type == 1) {
+            hdr.data.h1 = 0x0001;
+        }
+    }
+}
+
+control NoCompute(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control DeparserImpl(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ethernet);
+        pkt.emit(hdr.data);
+    }
+}
+
+V1Switch(ParserImpl(), NoVerify(), IngressImpl(), EgressImpl(), NoCompute(),
+         DeparserImpl()) main;

@@ -1,0 +1,75 @@
+// Corpus 169: an I2E clone whose session port is the original's output port
+// Both copies leave the same port: the clone is enqueued at the end of ingress before the
+// original (simple_switch.md after-ingress pseudocode: clone first, then unicast) and one port's
+// queue is first in, first out, so the clone comes out first.
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header data_t {
+    bit<32> f1;
+    bit<32> f2;
+    bit<16> h1;
+    bit<8>  b1;
+    bit<8>  b2;
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    data_t     data;
+}
+
+struct metadata_t { }
+
+parser ParserImpl(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            0x88b5: parse_data;
+            default: accept;
+        }
+    }
+    state parse_data {
+        pkt.extract(hdr.data);
+        transition accept;
+    }
+}
+
+control NoVerify(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control IngressImpl(inout headers_t hdr, inout metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    apply {
+        std_meta.egress_spec = 2;
+        if (hdr.data.isValid() && hdr.data.b1 == 1) {
+            clone(CloneType.I2E, 32w7);
+        }
+    }
+}
+
+control EgressImpl(inout headers_t hdr, inout metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    apply {
+        if (hdr.data.isValid()) {
+            hdr.data.b2 = (bit<8>) std_meta.instance_type;
+        }
+    }
+}
+
+control NoCompute(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control DeparserImpl(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ethernet);
+        pkt.emit(hdr.data);
+    }
+}
+
+V1Switch(ParserImpl(), NoVerify(), IngressImpl(), EgressImpl(), NoCompute(),
+         DeparserImpl()) main;

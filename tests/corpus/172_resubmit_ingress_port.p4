@@ -1,0 +1,84 @@
+// Corpus 172: standard_metadata.ingress_port after resubmit, and a copy kept in a field list
+// A copy of ingress_port in a @field_list(1) field survives the resubmit (simple_switch.md: copy
+// standard metadata to annotated user metadata to preserve it); ingress_port itself reads 0 in
+// the resubmitted pass: simple_switch.cpp resets the copy's metadata (v1model.p4's resubmit
+// comment, "only difference is instance_type", suggests otherwise: real BMv2 decides).
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header data_t {
+    bit<32> f1;
+    bit<32> f2;
+    bit<16> h1;
+    bit<8>  b1;
+    bit<8>  b2;
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    data_t     data;
+}
+
+struct metadata_t {
+    @field_list(1)
+    bit<16> port_copy;
+}
+
+parser ParserImpl(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            0x88b5: parse_data;
+            default: accept;
+        }
+    }
+    state parse_data {
+        pkt.extract(hdr.data);
+        transition accept;
+    }
+}
+
+control NoVerify(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control IngressImpl(inout headers_t hdr, inout metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    apply {
+        if (!hdr.data.isValid()) {
+            mark_to_drop(std_meta);
+            exit;
+        }
+        if (std_meta.instance_type == 0) {
+            meta.port_copy = (bit<16>) std_meta.ingress_port;
+            resubmit_preserving_field_list(1);
+        } else {
+            hdr.data.h1 = meta.port_copy;
+            hdr.data.b1 = (bit<8>) std_meta.instance_type;
+            hdr.data.b2 = (bit<8>) std_meta.ingress_port;
+            std_meta.egress_spec = 2;
+        }
+    }
+}
+
+control EgressImpl(inout headers_t hdr, inout metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    apply { }
+}
+
+control NoCompute(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control DeparserImpl(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ethernet);
+        pkt.emit(hdr.data);
+    }
+}
+
+V1Switch(ParserImpl(), NoVerify(), IngressImpl(), EgressImpl(), NoCompute(),
+         DeparserImpl()) main;

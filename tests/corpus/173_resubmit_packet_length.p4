@@ -1,0 +1,83 @@
+// Corpus 173: standard_metadata.packet_length in a resubmitted pass
+// The resubmitted packet is the received one, and BMv2 sets packet_length to its length again
+// (simple_switch.md: packet_length is the packet's length in bytes); a copy of the first pass's
+// value kept in a @field_list(1) field agrees.
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header data_t {
+    bit<32> f1;
+    bit<32> f2;
+    bit<16> h1;
+    bit<8>  b1;
+    bit<8>  b2;
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    data_t     data;
+}
+
+struct metadata_t {
+    @field_list(1)
+    bit<32> first_length;
+}
+
+parser ParserImpl(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            0x88b5: parse_data;
+            default: accept;
+        }
+    }
+    state parse_data {
+        pkt.extract(hdr.data);
+        transition accept;
+    }
+}
+
+control NoVerify(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control IngressImpl(inout headers_t hdr, inout metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    apply {
+        if (!hdr.data.isValid()) {
+            mark_to_drop(std_meta);
+            exit;
+        }
+        if (std_meta.instance_type == 0) {
+            meta.first_length = std_meta.packet_length;
+            resubmit_preserving_field_list(1);
+        } else {
+            hdr.data.f1 = std_meta.packet_length;
+            hdr.data.f2 = meta.first_length;
+            hdr.data.b2 = (bit<8>) std_meta.instance_type;
+            std_meta.egress_spec = 2;
+        }
+    }
+}
+
+control EgressImpl(inout headers_t hdr, inout metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    apply { }
+}
+
+control NoCompute(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control DeparserImpl(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ethernet);
+        pkt.emit(hdr.data);
+    }
+}
+
+V1Switch(ParserImpl(), NoVerify(), IngressImpl(), EgressImpl(), NoCompute(),
+         DeparserImpl()) main;

@@ -1,0 +1,88 @@
+// Corpus 179: standard_metadata.ingress_port after recirculation, and a copy kept in a field list
+// The @field_list(1) copy of ingress_port taken in egress survives; ingress_port itself reads 0
+// in the recirculated pass, as BMv2 resets the recirculated copy's metadata (simple_switch.cpp;
+// simple_switch.md documents ingress_port for new packets only).
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header data_t {
+    bit<32> f1;
+    bit<32> f2;
+    bit<16> h1;
+    bit<8>  b1;
+    bit<8>  b2;
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    data_t     data;
+}
+
+struct metadata_t {
+    @field_list(1)
+    bit<16> port_copy;
+    @field_list(1)
+    bit<8> passes;
+}
+
+parser ParserImpl(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            0x88b5: parse_data;
+            default: accept;
+        }
+    }
+    state parse_data {
+        pkt.extract(hdr.data);
+        transition accept;
+    }
+}
+
+control NoVerify(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control IngressImpl(inout headers_t hdr, inout metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    apply {
+        if (!hdr.data.isValid()) {
+            mark_to_drop(std_meta);
+            exit;
+        }
+        if (std_meta.instance_type == 4) {
+            hdr.data.h1 = meta.port_copy;
+            hdr.data.b2 = (bit<8>) std_meta.ingress_port;
+            hdr.data.b1 = (bit<8>) std_meta.instance_type;
+        }
+        std_meta.egress_spec = 2;
+    }
+}
+
+control EgressImpl(inout headers_t hdr, inout metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    apply {
+        if (meta.passes == 0) {
+            meta.passes = 1;
+            meta.port_copy = (bit<16>) std_meta.ingress_port;
+            recirculate_preserving_field_list(1);
+        }
+    }
+}
+
+control NoCompute(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control DeparserImpl(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ethernet);
+        pkt.emit(hdr.data);
+    }
+}
+
+V1Switch(ParserImpl(), NoVerify(), IngressImpl(), EgressImpl(), NoCompute(),
+         DeparserImpl()) main;

@@ -1,0 +1,83 @@
+// Corpus 188: mark_to_drop and mcast_grp: which comes last decides
+// mark_to_drop also assigns 0 to mcast_grp (v1model.p4: mark_to_drop), so setting mcast_grp
+// before it drops the packet, while setting it after still multicasts: multicast is chosen
+// before the drop port is looked at (simple_switch.md after-ingress pseudocode).
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header data_t {
+    bit<32> f1;
+    bit<32> f2;
+    bit<16> h1;
+    bit<8>  b1;
+    bit<8>  b2;
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    data_t     data;
+}
+
+struct metadata_t { }
+
+parser ParserImpl(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            0x88b5: parse_data;
+            default: accept;
+        }
+    }
+    state parse_data {
+        pkt.extract(hdr.data);
+        transition accept;
+    }
+}
+
+control NoVerify(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control IngressImpl(inout headers_t hdr, inout metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    apply {
+        if (hdr.data.isValid()) {
+            if (hdr.data.b1 == 1) {
+                std_meta.mcast_grp = 1;
+                mark_to_drop(std_meta);
+            } else if (hdr.data.b1 == 2) {
+                mark_to_drop(std_meta);
+                std_meta.mcast_grp = 1;
+            } else {
+                std_meta.egress_spec = 2;
+            }
+        }
+    }
+}
+
+control EgressImpl(inout headers_t hdr, inout metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    apply {
+        if (hdr.data.isValid()) {
+            hdr.data.h1 = std_meta.egress_rid;
+            hdr.data.b2 = (bit<8>) std_meta.instance_type;
+        }
+    }
+}
+
+control NoCompute(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control DeparserImpl(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ethernet);
+        pkt.emit(hdr.data);
+    }
+}
+
+V1Switch(ParserImpl(), NoVerify(), IngressImpl(), EgressImpl(), NoCompute(),
+         DeparserImpl()) main;

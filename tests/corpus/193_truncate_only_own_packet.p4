@@ -1,0 +1,93 @@
+// Corpus 193: truncate applies to the packet it was called for, not to replicas, clones or recirculation
+// BMv2 keeps the length in that Packet object and enforces it only when transmitting it (bm_sim
+// packet.h: truncate, get_data_size); multicast replicas, I2E clones and the recirculated copy
+// are new Packet objects and leave whole (simple_switch.cpp; v1model.p4 is silent on this).
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header data_t {
+    bit<32> f1;
+    bit<32> f2;
+    bit<16> h1;
+    bit<8>  b1;
+    bit<8>  b2;
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    data_t     data;
+}
+
+struct metadata_t {
+    @field_list(1)
+    bit<8> passes;
+}
+
+parser ParserImpl(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            0x88b5: parse_data;
+            default: accept;
+        }
+    }
+    state parse_data {
+        pkt.extract(hdr.data);
+        transition accept;
+    }
+}
+
+control NoVerify(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control IngressImpl(inout headers_t hdr, inout metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    apply {
+        if (!hdr.data.isValid()) {
+            mark_to_drop(std_meta);
+            exit;
+        }
+        if (std_meta.instance_type == 4) {
+            hdr.data.h1 = 0x0004;
+            std_meta.egress_spec = 3;
+        } else if (hdr.data.b1 == 1) {
+            truncate(32w20);
+            std_meta.mcast_grp = 1;
+        } else if (hdr.data.b1 == 3) {
+            truncate(32w20);
+            clone(CloneType.I2E, 32w7);
+            std_meta.egress_spec = 2;
+        } else {
+            std_meta.egress_spec = 2;
+        }
+    }
+}
+
+control EgressImpl(inout headers_t hdr, inout metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    apply {
+        if (meta.passes == 0 && hdr.data.b1 == 2) {
+            meta.passes = 1;
+            truncate(32w20);
+            recirculate_preserving_field_list(1);
+        }
+    }
+}
+
+control NoCompute(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control DeparserImpl(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ethernet);
+        pkt.emit(hdr.data);
+    }
+}
+
+V1Switch(ParserImpl(), NoVerify(), IngressImpl(), EgressImpl(), NoCompute(),
+         DeparserImpl()) main;
