@@ -169,7 +169,6 @@ def _configure(conn: SwitchConnection, names: P4Names) -> None:
         update(MODIFY, table_entry=names.default_entry(
             "FabricEgress.int_egress.int_node", "FabricEgress.int_egress.set_int_node",
             {"node_id": NODE_ID, "int_dscp": DSCP_INT})),
-        update(MODIFY, value_set_entry=names.value_set("FabricParser.int_dscps", [DSCP_INT])),
         update(INSERT, table_entry=names.table_entry(
             "FabricEgress.int_egress.int_source.int_watchlist",
             {"ipv4_dst": f"{DEST_IP}&&&255.255.255.255"},

@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 
 from control.controller.fabric import FabricController, RepairEvent
+from control.controller.int_dscp import IntDscpError, check_int_dscp
 from control.controller.link_watch import OperstateWatcher, read_operstate
 from control.controller.weights import WeightPolicy
 from control.errors import ConfigError
@@ -75,6 +76,12 @@ def _run(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:
     for path in (args.p4info, args.json):
         if not Path(path).is_file():
             print(f"fabricctl: {path}: no such file (run `make build`)", file=sys.stderr)
+            return 2
+    if policy.int.enabled:
+        try:
+            check_int_dscp(Path(args.json).read_bytes(), policy.int.dscp, where=args.json)
+        except IntDscpError as exc:
+            print(f"fabricctl: {args.policy}: int.dscp: {exc}", file=sys.stderr)
             return 2
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

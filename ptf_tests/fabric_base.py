@@ -24,7 +24,7 @@ Params = Mapping[str, str | int]
 
 
 def _p4info_id(kind: str, name: str) -> int:
-    """ID of a P4Info object by its section (e.g. "value_sets") and name."""
+    """ID of a P4Info object by its section (e.g. "meters") and name."""
     for obj in getattr(sh.context.p4info, kind):
         if obj.preamble.name == name:
             return obj.preamble.id
@@ -127,23 +127,6 @@ class FabricTest(BaseTest):
         session.add(port)
         session.insert()
         self._undo.append(session.delete)
-
-    def set_value_set(self, name: str, values: list[bytes]) -> None:
-        """Replaces the members of a parser value set (one exact field each)."""
-        self._write_value_set(name, values)
-        self._undo.append(lambda: self._write_value_set(name, []))
-
-    @staticmethod
-    def _write_value_set(name: str, values: list[bytes]) -> None:
-        update = p4runtime_pb2.Update(type=p4runtime_pb2.Update.MODIFY)
-        entry = update.entity.value_set_entry
-        entry.value_set_id = _p4info_id("value_sets", name)
-        for value in values:
-            member = entry.members.add()
-            field = member.match.add()
-            field.field_id = 1
-            field.exact.value = value
-        sh.client.write_update(update)
 
     def set_meter(self, name: str, index: int, cir: int, cburst: int, pir: int,
                   pburst: int) -> None:

@@ -26,7 +26,6 @@ INT_NODE = "FabricEgress.int_egress.int_node"
 INT_WATCHLIST = "FabricEgress.int_egress.int_source.int_watchlist"
 INT_SINK_PORTS = "FabricEgress.int_egress.int_sink.int_sink_ports"
 REPORT_ENCAP = "FabricEgress.int_egress.int_report.report_encap"
-INT_DSCPS = "FabricParser.int_dscps"
 
 ROUTER_MAC = "00:aa:00:00:00:01"
 
@@ -48,11 +47,13 @@ def routed(pkt: Ether, port: int, **ip_fields: int) -> Ether:
     return Ether(raw(out))
 
 
-def add_next_hop(test: FabricTest, member_id: int, port: int) -> None:
-    """A profile member forwarding to the host on ``port``, counted at ``member_id``."""
+def add_next_hop(test: FabricTest, member_id: int, port: int,
+                 counter_index: int | None = None) -> None:
+    """A profile member forwarding to the host on ``port``, counted at ``counter_index``
+    (default ``member_id``)."""
     test.add_member(SELECTOR, member_id, FORWARD,
                     {"port": port, "src_mac": ROUTER_MAC, "dst_mac": host_mac(port),
-                     "member_index": member_id})
+                     "member_index": member_id if counter_index is None else counter_index})
 
 
 def route_to_port(test: FabricTest, prefix: str, port: int, partition: int = 0,
@@ -65,13 +66,22 @@ def route_to_port(test: FabricTest, prefix: str, port: int, partition: int = 0,
     test.insert_to_member(NEXT_HOPS, member_id, {"group_id": group})
 
 
+COPY_STRIDE = 1000  # member id of copy c of the next hop on port p: p + c * 1000
+
+
 def route_to_group(test: FabricTest, prefix: str, group: int, weights: dict[int, int],
                    mode_action: str | None = None) -> None:
-    """``prefix`` (partition 0) goes to a multipath group of next hops; member ids are
-    the ports, mapped to their weights; ``mode_action`` picks the spreading mode."""
-    for port in weights:
-        add_next_hop(test, port, port)
-    test.add_group(SELECTOR, group, weights)
+    """``prefix`` (partition 0) goes to a multipath group of next hops, {port: weight};
+    ``mode_action`` picks the spreading mode. A weight w is w members of weight 1 for
+    that port (ids port, port + 1000, ...; all counted at the port), as the controller
+    writes it: P4Runtime member weights are realised differently by each server, plain
+    members are hashed over the same way on BMv2 and p4sim."""
+    members = {}
+    for port, weight in weights.items():
+        for copy in range(weight):
+            add_next_hop(test, port + copy * COPY_STRIDE, port, counter_index=port)
+            members[port + copy * COPY_STRIDE] = 1
+    test.add_group(SELECTOR, group, members)
     test.insert(ROUTES, SET_GROUP, {"partition": 0, "ipv4_dst": prefix}, {"group": group})
     test.insert_to_group(NEXT_HOPS, group, {"group_id": group})
     if mode_action is not None:

@@ -6,7 +6,7 @@ from scapy.packet import Packet
 
 from control.layers import DSCP_INT, INT_ALL_SUPPORTED, IntHop, int_hop_words
 from fabric_base import FabricTest
-from fabric_config import INT_DSCPS, INT_NODE, INT_SINK_PORTS, INT_WATCHLIST, REPORT_ENCAP
+from fabric_config import INT_NODE, INT_SINK_PORTS, INT_WATCHLIST, REPORT_ENCAP
 
 NODE_ID = 0x0A0B0C0D
 DOMAIN_ID = 0x0101
@@ -27,10 +27,11 @@ _TIMING_WORDS = ((2, 0, 32), (3, 8, 24), (4, 0, 32), (5, 0, 32), (6, 0, 32), (7,
 
 
 def enable_int_node(test: FabricTest) -> None:
-    """This switch is INT node NODE_ID, and INT packets carry DSCP_INT."""
+    """This switch is INT node NODE_ID and marks the INT packets it sources with
+    DSCP_INT, the DSCP the program recognises INT by (INT_DSCP, fixed at compile
+    time)."""
     test.set_default(INT_NODE, "FabricEgress.int_egress.set_int_node",
                      {"node_id": NODE_ID, "int_dscp": DSCP_INT})
-    test.set_value_set(INT_DSCPS, [bytes([DSCP_INT])])
 
 
 def watch(test: FabricTest, dst: str, hop_budget: int = 4) -> None:

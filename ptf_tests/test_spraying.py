@@ -101,7 +101,8 @@ class EcmpKeepsAFlowOnOneMember(SprayTest):
 
 
 class EcmpWeightsShiftTheSplit(SprayTest):
-    """Weight 3:1 over 64 flows: the heavier member gets clearly more of them."""
+    """Weight 3:1 (three members for port 2, one for port 3: route_to_group) over 64
+    flows: the heavier next hop gets clearly more of them."""
 
     def runTest(self):
         ports = [2, 3]

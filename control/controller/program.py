@@ -18,7 +18,8 @@ from control.topology import Host, Topology, router_mac, switch_ip
 SELECTOR = "FabricIngress.routing.multipath_selector"
 REPORT_SESSION = 100
 REPORT_SRC_PORT = 40000
-MEMBERS_PER_GROUP = 1024   # member IDs are group_id * 1024 + port
+PORT_SPACE = 512           # v1model ports are 9 bits
+MAX_WEIGHT = 16            # copies of one next hop in a group
 MODE_ACTIONS = {"ecmp": "use_ecmp", "entropy": "use_entropy", "round_robin": "use_round_robin"}
 DEFAULT_WEIGHT = 1
 
@@ -49,8 +50,34 @@ class FabricPlan:
         raise KeyError(f"no destination named {destination!r}")
 
 
-def member_id(group_id: int, port: int) -> int:
-    return group_id * MEMBERS_PER_GROUP + port
+def member_id(group_id: int, port: int, copy: int = 0) -> int:
+    """The P4Runtime member ID of copy ``copy`` of the next hop on ``port`` in group
+    ``group_id``: ((group * MAX_WEIGHT) + copy) * 512 + port."""
+    if not 0 <= copy < MAX_WEIGHT:
+        raise ValueError(f"member copy {copy} of group {group_id} port {port}: "
+                         f"weights go up to {MAX_WEIGHT}")
+    return (group_id * MAX_WEIGHT + copy) * PORT_SPACE + port
+
+
+def member_port(member: int) -> int:
+    """The egress port a member ID of member_id() stands for."""
+    return member % PORT_SPACE
+
+
+def weighted_members(group_id: int, weights: Mapping[int, int]) -> dict[int, int]:
+    """Group membership {member ID: 1} for {port: weight}: a weight is expressed by
+    repeating the next hop's member, never by P4Runtime member weights. Those are the
+    server's to realise (BMv2's appends the copies after every member that existed
+    before, which moved a 3:1 group's split of one set of 64 flows from 64:0 to 32:32),
+    while members of weight 1 are hashed over the same way by BMv2 and p4sim: hash %
+    member count, members in the order they were made."""
+    members: dict[int, int] = {}
+    for port, weight in weights.items():
+        if not 1 <= weight <= MAX_WEIGHT:
+            raise ValueError(f"group {group_id} port {port}: weight {weight} is not in "
+                             f"1..{MAX_WEIGHT}")
+        members.update({member_id(group_id, port, copy): 1 for copy in range(weight)})
+    return members
 
 
 def switch_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Route],
@@ -77,17 +104,21 @@ def _route_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Rou
     for route in routes:
         dest = route.host
         gid = plan.group_id(dest.name)
+        port_weights = {hop.port: 1 if route.direct else
+                        weights.get((switch, dest.name, hop.port), DEFAULT_WEIGHT)
+                        for hop in route.next_hops}
         for hop in route.next_hops:
             dst_mac = dest.mac if route.direct else router_mac(plan.topo.switch(hop.neighbor))
-            items.append(item(STAGE_BASE, action_profile_member=names.member(
-                SELECTOR, member_id(gid, hop.port), "FabricIngress.routing.forward",
-                {"port": hop.port, "src_mac": own_mac, "dst_mac": dst_mac, "member_index": hop.port})))
+            for copy in range(port_weights[hop.port]):
+                items.append(item(STAGE_BASE, action_profile_member=names.member(
+                    SELECTOR, member_id(gid, hop.port, copy), "FabricIngress.routing.forward",
+                    {"port": hop.port, "src_mac": own_mac, "dst_mac": dst_mac,
+                     "member_index": hop.port})))
         if route.direct:
             target = {"member_id": member_id(gid, route.next_hops[0].port)}
         else:
-            items.append(item(STAGE_GROUP, action_profile_group=names.group(SELECTOR, gid, {
-                member_id(gid, hop.port): weights.get((switch, dest.name, hop.port), DEFAULT_WEIGHT)
-                for hop in route.next_hops})))
+            items.append(item(STAGE_GROUP, action_profile_group=names.group(
+                SELECTOR, gid, weighted_members(gid, port_weights))))
             items.append(item(STAGE_TABLE, table_entry=names.table_entry(
                 "FabricIngress.routing.multipath_modes", {"group_id": gid},
                 f"FabricIngress.routing.{MODE_ACTIONS[plan.policy.spray_mode(dest.name)]}")))
@@ -187,7 +218,6 @@ def _int_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Route
         item(STAGE_BASE, modify_only=True, table_entry=names.default_entry(
             "FabricEgress.int_egress.int_node", "FabricEgress.int_egress.set_int_node",
             {"node_id": sw.node_id, "int_dscp": pol.dscp})),
-        item(STAGE_BASE, modify_only=True, value_set_entry=names.value_set("FabricParser.int_dscps", [pol.dscp])),
     ]
     host_ports = sorted(topo.host_facing_ports(switch))
     for port in host_ports:

@@ -71,8 +71,12 @@ def show_groups(topo: Topology, policy: Policy, p4info_path: str) -> str:
             conn.close()
         for g in groups:
             dest = by_gid.get(g.group_id, "?")
-            text = ", ".join(f"port {member_port.get(m.member_id, '?')} w{m.weight}"
-                             for m in sorted(g.members, key=lambda m: m.member_id))
+            weights: dict[int, int] = {}
+            for m in g.members:   # a weight is repeated members: sum them per port
+                port = member_port.get(m.member_id, -1)
+                weights[port] = weights.get(port, 0) + m.weight
+            text = ", ".join(f"port {port if port >= 0 else '?'} w{weight}"
+                             for port, weight in sorted(weights.items()))
             rows.append([sw.name, g.group_id, dest, policy.spray_mode(dest), text or "(empty)"])
     return format_table(["switch", "group", "destination", "mode", "members (port, weight)"], rows)
 

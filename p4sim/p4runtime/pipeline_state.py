@@ -31,6 +31,9 @@ class ProfileIds:
     groups: dict[int, int] = field(default_factory=dict)       # group_id -> handle
     group_ids: dict[int, int] = field(default_factory=dict)    # handle -> group_id
     group_max_size: dict[int, int] = field(default_factory=dict)  # group_id -> max_size
+    # member_id -> extra switch members made for weights > 1, oldest first (a weight w
+    # is the member's first w handles, as BMv2's P4Runtime server does it)
+    member_copies: dict[int, list[int]] = field(default_factory=dict)
 
 
 @dataclass

@@ -42,6 +42,16 @@ const bit<2> MP_MODE_ROUND_ROBIN = 2;
 const bit<8> PUNT_REASON_ACL = 1;
 
 // INT-MD v2.1 over TCP/UDP.
+// A TCP/UDP packet whose DSCP equals INT_DSCP under INT_DSCP_MASK carries an INT
+// shim after its L4 header (the spec lets a domain signal INT by a DSCP value or
+// bit). Fixed at compile time, not a parser value set, because BMv2's P4Runtime
+// server cannot write value sets; override with -DINT_DSCP=... -DINT_DSCP_MASK=...
+#ifndef INT_DSCP
+#define INT_DSCP 0x17
+#endif
+#ifndef INT_DSCP_MASK
+#define INT_DSCP_MASK 0x3f
+#endif
 const bit<4>  INT_TYPE_MD = 1;
 const bit<4>  INT_VERSION = 2;
 const bit<8>  INT_MD_HEADER_WORDS = 3;

@@ -203,6 +203,7 @@ struct fabric_metadata_t {
     clone_session_t int_report_session;
     bit<8>         int_hop_words;
     bool           int_stripped;
+    bit<16>        l4_payload_len;   // bytes after the L4 header, from the parser
     // Incremental L4 checksum update: one's-complement sum of inserted words and
     // the growth of the L4 length.
     bit<32>        l4_csum_sum;

@@ -4,14 +4,18 @@
 
 #include "header.p4"
 
+// First 16 bits of an INT-MD shim this pipeline parses: Type 1 (MD), NPT 0
+// (original DSCP in the shim), reserved 0, Length from 3 (the INT-MD header
+// alone) to 3 + INT_STACK_WORDS.
+const bit<16> INT_SHIM_HEAD_MIN = 0x1003;
+const bit<16> INT_SHIM_HEAD_MAX = 0x1003 + INT_STACK_WORDS;
+// Shim (4 bytes) and INT-MD header (12): less payload than that is not INT.
+const bit<16> INT_MD_MIN_BYTES = 16;
+
 parser FabricParser(packet_in pkt,
                     out headers_t hdr,
                     inout fabric_metadata_t meta,
                     inout standard_metadata_t std_meta) {
-    // DSCP values that signal INT-MD over TCP/UDP in this domain (set by the
-    // controller; empty means INT headers are never parsed).
-    value_set<dscp_t>(4) int_dscps;
-
     state start {
         transition select(std_meta.ingress_port) {
             CPU_PORT: parse_packet_out;
@@ -54,6 +58,7 @@ parser FabricParser(packet_in pkt,
         pkt.extract(hdr.tcp);
         meta.l4_src_port = hdr.tcp.src_port;
         meta.l4_dst_port = hdr.tcp.dst_port;
+        meta.l4_payload_len = hdr.ipv4.total_len - 40;   // IHL 5, data offset 5 below
         // INT follows the TCP header only when the header has no options.
         transition select(hdr.tcp.data_offset) {
             5: check_int;
@@ -65,12 +70,26 @@ parser FabricParser(packet_in pkt,
         pkt.extract(hdr.udp);
         meta.l4_src_port = hdr.udp.src_port;
         meta.l4_dst_port = hdr.udp.dst_port;
+        meta.l4_payload_len = hdr.udp.length - 8;
         transition check_int;
     }
 
+    // INT-MD follows the L4 header when the DSCP says so (INT_DSCP, define.p4),
+    // there is room for the shim and INT-MD header, and the next bytes are an
+    // INT-MD shim whose length fits the stack. Parsed on every switch; whether
+    // this switch acts on it is the int_node table's choice, and a switch that
+    // does not deparses it unchanged.
     state check_int {
-        transition select(hdr.ipv4.dscp) {
-            int_dscps: parse_int_shim;
+        transition select(hdr.ipv4.dscp, meta.l4_payload_len) {
+            (INT_DSCP &&& INT_DSCP_MASK, INT_MD_MIN_BYTES .. 0xFFFF): check_int_shim;
+            default: check_uec;
+        }
+    }
+
+    // Anything else with the INT DSCP is payload: no parser error for it.
+    state check_int_shim {
+        transition select(pkt.lookahead<bit<16>>()) {
+            INT_SHIM_HEAD_MIN .. INT_SHIM_HEAD_MAX: parse_int_shim;
             default: check_uec;
         }
     }

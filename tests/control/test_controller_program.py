@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from control.controller.program import REPORT_SESSION, SELECTOR, FabricPlan, member_id, switch_items
+from control.controller.program import (REPORT_SESSION, SELECTOR, FabricPlan, member_id, member_port,
+                                        switch_items)
 from control.controller.state import index_items, plan
 from control.controller.weights import WeightPolicy, member_weights, next_congestion
 from control.p4rt.entities import DELETE, INSERT, MODIFY, P4Names, load_p4info
@@ -114,7 +115,11 @@ def test_weights_reach_the_group_members(names):
     fp, routes = fabric("two_leaves")
     items = switch_items(names, fp, "leaf1", routes, {("leaf1", "h2", 3): 4})
     gid = fp.group_id("h2")
-    assert dict(decoded(names, items, "action_profile_group"))[gid] == {member_id(gid, 2): 1, member_id(gid, 3): 4}
+    group = dict(decoded(names, items, "action_profile_group"))[gid]
+    # A weight is repeated members of weight 1 (P4Runtime weights differ per target).
+    assert group == {member_id(gid, 2): 1, **{member_id(gid, 3, copy): 1 for copy in range(4)}}
+    members = dict(decoded(names, items, "action_profile_member"))
+    assert {m: members[m]["port"] for m in group} == {m: member_port(m) for m in group}
 
 
 def test_partitions_and_per_destination_modes(names):

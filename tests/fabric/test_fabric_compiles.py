@@ -9,6 +9,8 @@ import pytest
 from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
+from control.controller.int_dscp import IntDscpError, check_int_dscp, parsed_int_dscp
+from control.layers import DSCP_INT
 from p4sim.compiler.frontend import parse_program
 
 FABRIC = Path(__file__).resolve().parents[2] / "p4src" / "fabric.p4"
@@ -71,10 +73,11 @@ def compiled(tmp_path_factory):
 def test_compiles_without_warnings(compiled):
     proc, json_path, _ = compiled
     assert proc.returncode == 0, proc.stderr
-    # p4c 1.2.4.8 warns about default actions of every action-selector table; nothing
-    # else may warn.
+    # p4c 1.2.4.8 warns about default actions of every action-selector table ("... due
+    # to action profiles"; p4sim-compile: "... with an action profile or selector");
+    # nothing else may warn.
     warnings = [line for line in proc.stderr.splitlines() if "warning" in line.lower()
-                and "due to action profile" not in line]
+                and not ("default" in line and "action profile" in line)]
     assert not warnings, proc.stderr
     assert json_path.stat().st_size > 0
 
@@ -89,6 +92,32 @@ def test_p4info_names_the_configurable_objects(compiled):
     assert {"FabricIngress.routing.multipath_selector"} <= {
         p.preamble.name for p in info.action_profiles}
     assert {"FabricIngress.credit_marking.credit_rate"} <= {m.preamble.name for m in info.meters}
-    assert {"FabricParser.int_dscps"} <= {v.preamble.name for v in info.value_sets}
+    # BMv2's P4Runtime server cannot write parser value sets: INT is recognised by a
+    # compile-time DSCP instead, so nothing the fabric needs may be a value set.
+    assert not info.value_sets
     headers = {h.preamble.name for h in info.controller_packet_metadata}
     assert headers == {"packet_in", "packet_out"}
+
+
+def test_int_is_parsed_by_the_compile_time_dscp(compiled):
+    proc, json_path, _ = compiled
+    assert proc.returncode == 0, proc.stderr
+    config = json_path.read_bytes()
+    assert parsed_int_dscp(config) == (DSCP_INT, 0x3F)
+    check_int_dscp(config, DSCP_INT)
+    with pytest.raises(IntDscpError, match=r"0x18 is not parsed as INT .* -DINT_DSCP=0x18"):
+        check_int_dscp(config, 0x18, where=str(json_path))
+
+
+def test_int_dscp_is_a_compile_time_define(tmp_path):
+    """-DINT_DSCP moves what the parser treats as INT (and the controller reads it)."""
+    json_path = tmp_path / "fabric.json"
+    proc = subprocess.run(
+        [*compiler_command(), "--arch", "v1model", "-DINT_DSCP=0x20", "-DINT_DSCP_MASK=0x20",
+         "-o", str(json_path), "--p4runtime-files", str(tmp_path / "fabric.p4info.txtpb"),
+         str(FABRIC)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert parsed_int_dscp(json_path.read_bytes()) == (0x20, 0x20)
+    check_int_dscp(json_path.read_bytes(), 0x3F)   # any DSCP with bit 0x20 set
+    with pytest.raises(IntDscpError):
+        check_int_dscp(json_path.read_bytes(), DSCP_INT)

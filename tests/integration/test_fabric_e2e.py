@@ -95,10 +95,13 @@ def test_trimmed_packet_is_retransmitted_selectively(tmp_path):
     # A slow egress queue on leaf1's fabric ports and a low trim threshold: a burst
     # trims some packets, the receiver NACKs them, the sender resends just those.
     # The switches' captures say which PSNs were trimmed and which were sent twice.
+    # The slow queue is the switch's own (set_queue_rate), so that trimming sees its
+    # depth: p4sim's control channel only; simple_switch_grpc has no run-time queue
+    # rate, and there the launcher raises LaunchError saying so.
     policy = policy_with(tmp_path, trim={"threshold": 6})
     pcaps = tmp_path / "pcap"
     pcaps.mkdir()
-    with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-e2", switch_args=("--pcap", str(pcaps))) as net:
+    with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-e2", switch_args=(f"--pcap={pcaps}",)) as net:
         start_controller(net, policy)
         for port in LINK_PORTS:
             net.set_queue_rate("leaf1", port, 300)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,47 @@ def test_a_switch_that_cannot_start_is_reported_and_cleaned_up(tmp_path):
         with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-t4", switch_binary="/bin/false", ready_timeout=10):
             pass
     assert not any(n.startswith(f"ln{os.getpid()}-t4-") for n in _namespaces())
+
+
+def test_link_rates_are_shaped_on_the_veths_for_any_switch():
+    """A topology link's rate_pps is a tc token bucket on both ends (what works with
+    simple_switch_grpc too); measured: N frames take at least N / rate seconds."""
+    with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-t5") as net:
+        rate = net.link_at("leaf1", 2).rate_pps
+        for end in ("leaf1-2", "leaf2-2"):
+            (qdisc,) = _ip_json_tc("-n", net.switch_ns, "qdisc", "show", "dev", end)
+            assert qdisc["kind"] == "tbf", qdisc
+            assert qdisc["options"]["rate"] * 8 == pytest.approx(rate * 9518 * 8, rel=0.01)
+        net.set_link_rate("leaf1", 2, 1000)
+        ethertype = 0x88B5  # local experimental: nothing else sends it
+        receiver = net.in_switch_namespace(lambda: _raw_socket("leaf2-2", ethertype))
+        sender = net.in_switch_namespace(lambda: _raw_socket("leaf1-2", ethertype))
+        frame = b"\xff" * 6 + b"\x02" * 6 + ethertype.to_bytes(2, "big") + b"r" * 100
+        count, arrived = 200, 0
+        receiver.settimeout(10)
+        started = time.monotonic()
+        for _ in range(count):
+            sender.send(frame)
+        try:
+            while arrived < count:
+                receiver.recv(2048)
+                arrived += 1
+        except socket.timeout:
+            pass
+        elapsed = time.monotonic() - started
+        sender.close()
+        receiver.close()
+    print(f"{arrived} frames through a 1000 packets/s link in {elapsed:.3f} s")
+    assert arrived == count
+    assert elapsed >= (count - 2) / 1000 * 0.95   # two frames of burst, 5 % clock slack
+
+
+def _ip_json_tc(*args: str) -> list[dict]:
+    done = subprocess.run(["tc", "-j", *args], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout or "[]")
+
+
+def _raw_socket(interface: str, ethertype: int) -> socket.socket:
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ethertype))
+    sock.bind((interface, ethertype))
+    return sock

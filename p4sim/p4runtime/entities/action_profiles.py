@@ -2,6 +2,14 @@
 
 P4Runtime members and groups carry controller-chosen IDs; the switch hands out its own
 handles.  The ID maps live in PipelineState.profiles.
+
+Weights are realised as BMv2's P4Runtime server (PI) realises them, so that the same
+writes pick the same member for a packet on both: the switch's groups hold plain
+members, and a member of weight w in some group is w switch members with the same
+action (the first one made when the member was inserted, the others made in member-ID
+order when a group first needs them, deleted again newest first once no group needs
+them). The selector then takes hash % slots over the group's switch members in handle
+order, so the copies sit after every member that existed before them.
 """
 from __future__ import annotations
 
@@ -47,12 +55,14 @@ class ActionProfiles:
         if kind == Update.DELETE:
             if handle is None:
                 raise not_found(f"action profile '{name}' has no member {msg.member_id}")
-            try:
-                runtime.delete_member(handle)
-            except TableError as exc:
-                raise from_table_error(exc, f"member {msg.member_id} of '{name}'") from None
+            for each in (handle, *ids.member_copies.get(msg.member_id, ())):
+                try:
+                    runtime.delete_member(each)
+                except TableError as exc:
+                    raise from_table_error(exc, f"member {msg.member_id} of '{name}'") from None
+                del ids.member_ids[each]
             del ids.members[msg.member_id]
-            del ids.member_ids[handle]
+            ids.member_copies.pop(msg.member_id, None)
             return
         if kind == Update.INSERT and handle is not None:
             raise P4RuntimeError(Code.ALREADY_EXISTS,
@@ -69,7 +79,8 @@ class ActionProfiles:
             ids.members[msg.member_id] = handle
             ids.member_ids[handle] = msg.member_id
         else:
-            runtime.modify_member(handle, action.name, args)
+            for each in (handle, *ids.member_copies.get(msg.member_id, ())):
+                runtime.modify_member(each, action.name, args)
 
     def read_members(self, query: p4runtime_pb2.ActionProfileMember
                      ) -> Iterator[p4runtime_pb2.ActionProfileMember]:
@@ -79,6 +90,8 @@ class ActionProfiles:
                 member_id = ids.member_ids.get(view.handle)
                 if member_id is None or (query.member_id and query.member_id != member_id):
                     continue
+                if ids.members.get(member_id) != view.handle:
+                    continue    # a copy made for a weight: not a member of its own
                 msg = p4runtime_pb2.ActionProfileMember(action_profile_id=profile_id,
                                                         member_id=member_id)
                 translate.encode_action(self.state.index, view.action, view.args,
@@ -96,32 +109,81 @@ class ActionProfiles:
     # -- groups ------------------------------------------------------------------------
     def _group_members(self, info, ids: ProfileIds,
                        msg: p4runtime_pb2.ActionProfileGroup) -> dict[int, int]:
+        """{member_id: weight} of a valid group write (nothing is changed)."""
         name = info.preamble.name
         members: dict[int, int] = {}
         for member in msg.members:
             if member.member_id not in ids.members:
                 raise not_found(f"action profile '{name}' has no member {member.member_id}")
-            handle = ids.members[member.member_id]
-            if handle in members:
+            if member.member_id in members:
                 raise invalid(f"member {member.member_id} appears twice in group "
-                              f"{msg.group_id}")
+                              f"{msg.group_id}: give it a weight instead")
             if member.weight <= 0:
                 raise invalid(f"member {member.member_id} of group {msg.group_id} needs "
                               f"a weight > 0 (got {member.weight})")
             if member.WhichOneof("watch_kind"):
                 raise P4RuntimeError(Code.UNIMPLEMENTED, "member watch ports are not "
                                                          "supported")
-            members[handle] = member.weight
-        max_size = msg.max_size or ids.group_max_size.get(msg.group_id, 0)
+            members[member.member_id] = member.weight
+        max_size = (msg.max_size or ids.group_max_size.get(msg.group_id, 0)
+                    or info.max_group_size)
         if info.max_group_size and msg.max_size > info.max_group_size:
             raise P4RuntimeError(Code.RESOURCE_EXHAUSTED,
                                  f"group max_size {msg.max_size} exceeds the selector's "
                                  f"max_group_size {info.max_group_size}")
-        if max_size and len(members) > max_size:
+        total = sum(members.values())
+        if max_size and total > max_size:
             raise P4RuntimeError(Code.RESOURCE_EXHAUSTED,
-                                 f"group {msg.group_id} has {len(members)} members, more "
-                                 f"than its max_size {max_size}")
+                                 f"group {msg.group_id}: its member weights add up to "
+                                 f"{total}, more than its max_size {max_size}")
         return members
+
+    # -- weights as member copies --------------------------------------------------------
+    @staticmethod
+    def _handles(ids: ProfileIds, member_id: int) -> list[int]:
+        """The switch members standing for ``member_id``, oldest first."""
+        return [ids.members[member_id], *ids.member_copies.get(member_id, ())]
+
+    def _slots(self, runtime, ids: ProfileIds, weights: dict[int, int]) -> dict[int, int]:
+        """Switch membership {handle: 1} for {member_id: weight}, making the missing
+        copies in member-ID order."""
+        slots: dict[int, int] = {}
+        for member_id in sorted(weights):
+            handles = self._handles(ids, member_id)
+            if len(handles) < weights[member_id]:
+                view = runtime.get_member(handles[0])
+                copies = ids.member_copies.setdefault(member_id, [])
+                while len(handles) < weights[member_id]:
+                    handle = runtime.add_member(view.action, view.args)
+                    copies.append(handle)
+                    ids.member_ids[handle] = member_id
+                    handles.append(handle)
+            slots.update({h: 1 for h in handles[:weights[member_id]]})
+        return slots
+
+    @staticmethod
+    def _weights_in(runtime, ids: ProfileIds, group_handle: int) -> dict[int, int]:
+        """{member_id: weight} of a switch group (its copies counted back)."""
+        weights: dict[int, int] = {}
+        for handle in runtime.get_group(group_handle).members:
+            member_id = ids.member_ids.get(handle, 0)   # 0: added outside P4Runtime
+            weights[member_id] = weights.get(member_id, 0) + 1
+        return weights
+
+    def _purge_copies(self, runtime, ids: ProfileIds, member_ids) -> None:
+        """Delete, newest first, the copies of these members that no group needs."""
+        for member_id in sorted(member_ids):
+            copies = ids.member_copies.get(member_id)
+            if not copies:
+                continue
+            needed = max([1, *(self._weights_in(runtime, ids, g).get(member_id, 0)
+                               for g in ids.groups.values())])
+            while len(copies) >= needed:
+                handle = copies.pop()
+                runtime.delete_member(handle)
+                del ids.member_ids[handle]
+            if not copies:
+                del ids.member_copies[member_id]
 
     def write_group(self, kind: int, msg: p4runtime_pb2.ActionProfileGroup) -> None:
         info, runtime, ids = self._profile(msg.action_profile_id)
@@ -132,6 +194,7 @@ class ActionProfiles:
         if kind == Update.DELETE:
             if handle is None:
                 raise not_found(f"action profile '{name}' has no group {msg.group_id}")
+            old = self._weights_in(runtime, ids, handle)
             try:
                 runtime.delete_group(handle)
             except TableError as exc:
@@ -139,26 +202,32 @@ class ActionProfiles:
             del ids.groups[msg.group_id]
             del ids.group_ids[handle]
             ids.group_max_size.pop(msg.group_id, None)
+            self._purge_copies(runtime, ids, old)
             return
         if kind == Update.INSERT and handle is not None:
             raise P4RuntimeError(Code.ALREADY_EXISTS,
                                  f"action profile '{name}' already has group {msg.group_id}")
         if kind == Update.MODIFY and handle is None:
             raise not_found(f"action profile '{name}' has no group {msg.group_id}")
-        members = self._group_members(info, ids, msg)
+        weights = self._group_members(info, ids, msg)
         if kind == Update.INSERT:
             handle = runtime.create_group()
             try:
-                runtime.set_group_members(handle, members)
+                runtime.set_group_members(handle, self._slots(runtime, ids, weights))
             except Exception:
                 runtime.delete_group(handle)
+                self._purge_copies(runtime, ids, weights)
                 raise
             ids.groups[msg.group_id] = handle
             ids.group_ids[handle] = msg.group_id
             if msg.max_size:
                 ids.group_max_size[msg.group_id] = msg.max_size
         else:
-            runtime.set_group_members(handle, members)
+            old = self._weights_in(runtime, ids, handle)
+            try:
+                runtime.set_group_members(handle, self._slots(runtime, ids, weights))
+            finally:
+                self._purge_copies(runtime, ids, {*old, *weights})
 
     def read_groups(self, query: p4runtime_pb2.ActionProfileGroup
                     ) -> Iterator[p4runtime_pb2.ActionProfileGroup]:
@@ -173,9 +242,9 @@ class ActionProfiles:
                 msg = p4runtime_pb2.ActionProfileGroup(
                     action_profile_id=profile_id, group_id=group_id,
                     max_size=ids.group_max_size.get(group_id, 0))
-                for member_handle, weight in sorted(view.members.items()):
-                    msg.members.add(member_id=ids.member_ids.get(member_handle, 0),
-                                    weight=weight)
+                for member_id, weight in sorted(self._weights_in(runtime, ids,
+                                                                 view.handle).items()):
+                    msg.members.add(member_id=member_id, weight=weight)
                 yield msg
             if query.group_id and query.group_id not in ids.groups:
                 raise not_found(f"action profile '{info.preamble.name}' has no "

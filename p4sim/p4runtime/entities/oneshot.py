@@ -44,13 +44,13 @@ def create(profile, decoded: list, action_set) -> OneShot:
     members: list[int] = []
     group = None
     try:
-        weights: dict[int, int] = {}
+        # A weight w is w switch members, in action order, as BMv2's server does it
+        # (the selector then sees the same slots on both targets).
         for name, args, weight in decoded:
-            handle = profile.add_member(name, args)
-            members.append(handle)
-            weights[handle] = weights.get(handle, 0) + weight
+            for _ in range(weight):
+                members.append(profile.add_member(name, args))
         group = profile.create_group()
-        profile.set_group_members(group, weights)
+        profile.set_group_members(group, {handle: 1 for handle in members})
     except Exception:
         if group is not None:
             profile.delete_group(group)
