@@ -1,35 +1,59 @@
-"""Entries per second through P4Runtime: insert 10,000 LPM entries into a p4sim
-switch in batches of 1, 100 and 1,000, then read them all back.
+"""Entries per second through P4Runtime, as a plain p4runtime 1.4.1 Python client sees
+them: insert N LPM entries into a p4sim switch in batches of 1, 100 and 1,000, then
+read them all back.
 
-    .venv/bin/python bench/p4runtime_write.py [--entries N]
+    .venv/bin/python bench/p4runtime_write.py [--entries N] [--profile FILE]
+    SWITCH=simple_switch_grpc .venv/bin/python bench/p4runtime_write.py   # BMv2
 
-The switch and its P4Runtime server run in a child process, as p4sim-switch would, so
-the figures are the server's and not shared with the client in one interpreter.  The
-client encodes its WriteRequests before the clock starts and counts the entities of
-each ReadResponse without decoding them: the pure-Python protobuf runtime that
-p4runtime 1.4.1 pins would otherwise measure the client.  The table is l3_lpm's
-ipv4_lpm with its size raised to hold the entries (the reference program declares 1024).
+The client is what a controller would be: for every WriteRequest it builds the
+protobuf objects (p4runtime_pb2.Update / TableEntry / FieldMatch / Action) and calls
+the generated stub, which serializes them.  The switch is the $SWITCH binary
+(default .venv/bin/p4sim-switch) started as its own process with --no-p4 and the
+gRPC address.  Four figures per batch size:
+
+* entries/s end to end (client building + gRPC + server), the figure to set beside
+  BMv2's (about 10,500/s for batches of 100 with such a client, bmv2-facts.md);
+* the server-bound rate: the same requests serialized before the clock starts and
+  sent as bytes, so the client costs next to nothing (what a fast client would see);
+* CPU time per entry of the server (user + system of the switch process) and of the
+  client (this process, gRPC threads included; and its protobuf building and
+  serializing alone, with no server), which other load on a shared machine inflates
+  far less than wall time; from them, the rate on idle cores (calls are synchronous,
+  so client and server take turns) and the rate the server alone allows.
+
+The table is l3_lpm's ipv4_lpm with its size raised to hold the entries (the
+reference program declares 1024).  --profile FILE runs the server in a Python child
+process instead and writes a cProfile of its Write calls (decoding excluded) to FILE.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
+import os
 import queue
+import socket
+import tempfile
 import time
+from pathlib import Path
+from typing import Iterator
 
 import grpc
 from google.protobuf import text_format
+from google.protobuf.internal import api_implementation
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
-from p4sim.p4runtime import wire
+from control.launch import ManagedProcess, default_switch_binary, tcp_accepts
 from p4sim.p4runtime.server import P4RuntimeServer
 from p4sim.switch.switch import Switch
 from p4sim.reference import reference_dir
 
 REFERENCE = reference_dir() / "p4c-out"
 BATCH_SIZES = (1, 100, 1000)
+BMV2_BATCH_100 = 10_500   # entries/s, tests/real_toolchain/bmv2-facts.md
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def load_program(size: int) -> tuple[p4info_pb2.P4Info, bytes]:
@@ -45,28 +69,41 @@ def load_program(size: int) -> tuple[p4info_pb2.P4Info, bytes]:
     return p4info, json.dumps(doc).encode()
 
 
-def make_entry(p4info: p4info_pb2.P4Info, i: int) -> p4runtime_pb2.Update:
-    table = p4info.tables[0]
-    forward = next(a for a in p4info.actions if a.preamble.name == "IngressImpl.forward")
-    upd = p4runtime_pb2.Update(type=p4runtime_pb2.Update.INSERT)
-    entry = upd.entity.table_entry
-    entry.table_id = table.preamble.id
-    fm = entry.match.add(field_id=1)
-    fm.lpm.value = (0x0A000000 + (i << 8)).to_bytes(4, "big")
-    fm.lpm.prefix_len = 24
-    entry.action.action.action_id = forward.preamble.id
-    for param_id, value in ((1, (i % 500) + 1), (2, 0x0A0B), (3, 0x0C0D)):
-        entry.action.action.params.add(
-            param_id=param_id, value=value.to_bytes((value.bit_length() + 7) // 8, "big"))
-    return upd
+class EntryMaker:
+    """Builds INSERT updates for entry i, with the P4Info looked up once."""
+
+    def __init__(self, p4info: p4info_pb2.P4Info):
+        self.table_id = p4info.tables[0].preamble.id
+        self.action_id = next(a.preamble.id for a in p4info.actions
+                              if a.preamble.name == "IngressImpl.forward")
+
+    def update(self, i: int) -> p4runtime_pb2.Update:
+        upd = p4runtime_pb2.Update(type=p4runtime_pb2.Update.INSERT)
+        entry = upd.entity.table_entry
+        entry.table_id = self.table_id
+        fm = entry.match.add(field_id=1)
+        fm.lpm.value = (0x0A000000 + (i << 8)).to_bytes(4, "big")
+        fm.lpm.prefix_len = 24
+        entry.action.action.action_id = self.action_id
+        for param_id, value in ((1, (i % 500) + 1), (2, 0x0A0B), (3, 0x0C0D)):
+            entry.action.action.params.add(
+                param_id=param_id, value=value.to_bytes((value.bit_length() + 7) // 8, "big"))
+        return upd
+
+    def request(self, first: int, count: int) -> p4runtime_pb2.WriteRequest:
+        req = p4runtime_pb2.WriteRequest(device_id=0)
+        req.election_id.low = 1
+        req.updates.extend(self.update(i) for i in range(first, first + count))
+        return req
 
 
 class Controller:
-    """Primary client: holds a StreamChannel open and sends Write/Read."""
+    """Primary client: holds a StreamChannel open and calls the generated stub."""
 
     def __init__(self, address: str):
         self.channel = grpc.insecure_channel(address, options=[
-            ("grpc.max_receive_message_length", 256 << 20)])
+            ("grpc.max_receive_message_length", 256 << 20),
+            ("grpc.max_metadata_size", 4 << 20)])
         self.stub = p4runtime_pb2_grpc.P4RuntimeStub(self.channel)
         self._out: queue.Queue = queue.Queue()
         self._stream = self.stub.StreamChannel(iter(self._out.get, None))
@@ -75,24 +112,6 @@ class Controller:
         req.arbitration.election_id.low = 1
         self._out.put(req)
         next(self._stream)   # the arbitration answer: we are primary
-
-        self._write_raw = self.channel.unary_unary(
-            "/p4.v1.P4Runtime/Write", request_serializer=None,
-            response_deserializer=p4runtime_pb2.WriteResponse.FromString)
-        self._read_raw = self.channel.unary_stream(
-            "/p4.v1.P4Runtime/Read",
-            request_serializer=p4runtime_pb2.ReadRequest.SerializeToString,
-            response_deserializer=None)
-
-    @staticmethod
-    def encode_write(updates) -> bytes:
-        req = p4runtime_pb2.WriteRequest(device_id=0)
-        req.election_id.low = 1
-        req.updates.extend(updates)
-        return req.SerializeToString()
-
-    def write_encoded(self, request: bytes) -> None:
-        self._write_raw(request)
 
     def set_pipeline(self, p4info, device_config: bytes) -> None:
         req = p4runtime_pb2.SetForwardingPipelineConfigRequest(
@@ -106,60 +125,143 @@ class Controller:
     def read_all(self, table_id: int) -> int:
         req = p4runtime_pb2.ReadRequest(device_id=0)
         req.entities.add().table_entry.table_id = table_id
-        return sum(len(wire.split_read_response(resp)) for resp in self._read_raw(req))
+        return sum(len(resp.entities) for resp in self.stub.Read(req))
 
     def close(self) -> None:
         self._out.put(None)
         self.channel.close()
 
 
-def serve(port_queue, stop_event) -> None:
-    """Child process: a switch with its P4Runtime server until told to stop."""
+def serve(port_queue, stop_event, profile: str) -> None:
+    """--profile child: a switch with its P4Runtime server, the Write calls profiled."""
+    import cProfile
     switch = Switch(ports=None)
     switch.start()
     server = P4RuntimeServer(switch, "127.0.0.1:0")
+    profiler = cProfile.Profile()
+    write = server.write
+
+    def profiled_write(request):
+        return profiler.runcall(write, request)
+    server.write = profiled_write          # the service calls server.write
     server.start()
     port_queue.put(server.port)
     stop_event.wait()
     server.stop()
     switch.stop()
+    profiler.dump_stats(profile)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def switch_process(log_dir: str) -> Iterator[tuple[int, str]]:
+    """(pid, address) of a running $SWITCH; stopped on exit."""
+    binary = default_switch_binary()
+    port = free_port()
+    # simple_switch_grpc's flags only: like it, p4sim-switch then opens only the gRPC port.
+    argv = [binary, "--no-p4", "--", "--grpc-server-addr", f"127.0.0.1:{port}"]
+    process = ManagedProcess("switch", argv, Path(log_dir) / "switch.log")
+    try:
+        process.wait_until(lambda: tcp_accepts("127.0.0.1", port), "accepting gRPC", 60)
+        yield process.pid, f"127.0.0.1:{port}"
+    finally:
+        process.stop()
+
+
+@contextlib.contextmanager
+def profiled_child(profile: str) -> Iterator[tuple[int, str]]:
+    ports: multiprocessing.Queue = multiprocessing.Queue()
+    stop = multiprocessing.Event()
+    child = multiprocessing.Process(target=serve, args=(ports, stop, profile), daemon=True)
+    child.start()
+    try:
+        yield child.pid, f"127.0.0.1:{ports.get(timeout=60)}"
+    finally:
+        stop.set()
+        child.join(timeout=30)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def client_cost(maker: EntryMaker, entries: int, batch: int) -> float:
+    """CPU seconds the client alone spends building and serializing the requests (CPU
+    time, so that other load on the machine does not inflate it)."""
+    start = time.process_time()
+    for first in range(0, entries, batch):
+        maker.request(first, min(batch, entries - first)).SerializeToString()
+    return time.process_time() - start
+
+
+def run(pid: int, address: str, n: int) -> None:
+    controller = Controller(address)
+    p4info, device_config = load_program(n)
+    maker = EntryMaker(p4info)
+    table_id = p4info.tables[0].preamble.id
+    write_bytes = controller.channel.unary_unary(
+        "/p4.v1.P4Runtime/Write", request_serializer=None,
+        response_deserializer=p4runtime_pb2.WriteResponse.FromString)
+    try:
+        for batch in BATCH_SIZES:
+            controller.set_pipeline(p4info, device_config)   # empty table each round
+            cpu_before, client_before = cpu_seconds(pid), time.process_time()
+            start = time.perf_counter()
+            for first in range(0, n, batch):
+                controller.stub.Write(maker.request(first, min(batch, n - first)))
+            elapsed = time.perf_counter() - start
+            server_cpu = cpu_seconds(pid) - cpu_before
+            client_cpu = time.process_time() - client_before
+            client = client_cost(maker, n, batch)
+            count = controller.read_all(table_id)
+            assert count == n, f"read back {count} entries"
+
+            controller.set_pipeline(p4info, device_config)
+            encoded = [maker.request(first, min(batch, n - first)).SerializeToString()
+                       for first in range(0, n, batch)]
+            start = time.perf_counter()
+            for request in encoded:
+                write_bytes(request)
+            bound = time.perf_counter() - start
+            start = time.perf_counter()
+            count = controller.read_all(table_id)
+            read = time.perf_counter() - start
+            assert count == n, f"read back {count} entries"
+            print(f"  batches of {batch:>4}: plain client {n / elapsed:>7,.0f} entries/s "
+                  f"({elapsed:.2f} s wall); server-bound {n / bound:>7,.0f} entries/s; "
+                  f"read back {count / read:>7,.0f} entries/s")
+            print(f"{'':20}CPU per entry: server {server_cpu / n * 1e6:6.1f} us, client "
+                  f"{client_cpu / n * 1e6:6.1f} us (building + serializing alone "
+                  f"{client / n * 1e6:6.1f} us); on idle cores the plain client would see "
+                  f"about {n / (server_cpu + client_cpu):,.0f} entries/s, the server alone "
+                  f"allows {n / server_cpu:,.0f}/s")
+    finally:
+        controller.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=10_000)
+    parser.add_argument("--profile", metavar="FILE",
+                        help="serve from a Python child and write a cProfile of its Write calls")
     args = parser.parse_args()
-    ports: multiprocessing.Queue = multiprocessing.Queue()
-    stop = multiprocessing.Event()
-    child = multiprocessing.Process(target=serve, args=(ports, stop), daemon=True)
-    child.start()
-    controller = Controller(f"127.0.0.1:{ports.get(timeout=60)}")
-    p4info, device_config = load_program(args.entries)
-    updates = [make_entry(p4info, i) for i in range(args.entries)]
-    table_id = p4info.tables[0].preamble.id
-    print(f"P4Runtime write benchmark: {args.entries} LPM entries, p4sim switch in a "
-          "child process")
-    try:
-        for batch in BATCH_SIZES:
-            controller.set_pipeline(p4info, device_config)   # empty table each round
-            requests = [controller.encode_write(updates[first:first + batch])
-                        for first in range(0, args.entries, batch)]
-            start = time.perf_counter()
-            for request in requests:
-                controller.write_encoded(request)
-            elapsed = time.perf_counter() - start
-            print(f"  insert, batches of {batch:>5}: {args.entries / elapsed:>9,.0f} "
-                  f"entries/s ({elapsed:.2f} s)")
-            start = time.perf_counter()
-            count = controller.read_all(table_id)
-            elapsed = time.perf_counter() - start
-            assert count == args.entries, f"read back {count} entries"
-            print(f"  read back {count} entries:    {count / elapsed:>9,.0f} "
-                  f"entries/s ({elapsed:.2f} s)")
-    finally:
-        controller.close()
-        stop.set()
-        child.join(timeout=30)
+    where = "a profiled Python child" if args.profile else default_switch_binary()
+    print(f"P4Runtime write benchmark: {args.entries} LPM entries, plain p4runtime 1.4.1 "
+          f"client (protobuf {api_implementation.Type()} runtime, objects built per "
+          f"request), switch: {where}")
+    print(f"  BMv2 recorded: about {BMV2_BATCH_100:,} entries/s for batches of 100 "
+          "with such a client (tests/real_toolchain/bmv2-facts.md)")
+    with tempfile.TemporaryDirectory() as log_dir:
+        server = profiled_child(args.profile) if args.profile else switch_process(log_dir)
+        with server as (pid, address):
+            run(pid, address, args.entries)
 
 
 if __name__ == "__main__":

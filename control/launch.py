@@ -13,8 +13,14 @@ Layout (one FabricNetwork):
   gateway (onlink). The fabric routes on /32s, so hosts need no subnet.
 
 Switches run the Makefile's $SWITCH (p4sim-switch, or simple_switch_grpc with
-TARGET=bmv2) with the same flags either way. Everything started here is stopped and
-every namespace deleted on exit, also on failure.
+TARGET=bmv2) with flags simple_switch_grpc's --help lists; only p4sim-switch also gets
+--thrift-port (its control channel), since simple_switch_grpc serves no Thrift and,
+built without it, refuses the flag. A link's ``rate_pps`` is enforced on both targets
+by tc on the link's veths (control/link_shaping.py). set_queue_rate/set_queue_depth
+change the switch's own egress queue (what enq_qdepth sees: ECN, trimming, INT), which
+only p4sim's control channel can do at run time; on simple_switch_grpc they raise
+LaunchError. Everything started here is stopped and every namespace deleted on exit,
+also on failure.
 
 By hand: ``sudo .venv/bin/python -m control.launch topologies/two_leaves.toml --policy
 topologies/two_leaves.policy.toml`` keeps a programmed fabric up until Ctrl-C; then e.g.
@@ -34,9 +40,10 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from control.layers import REPORT_UDP_PORT as REPORT_PORT
+from control.link_shaping import ShapingError, shape
 from control.routing import link_between
 from control.topology import Host, Link, Switch, Topology, load_topology, router_mac
 from p4sim.netns import Netns, NetnsError, ip
@@ -44,6 +51,8 @@ from p4sim.netns import Netns, NetnsError, ip
 ROOT = Path(__file__).resolve().parents[1]
 GATEWAY_IP = "10.255.255.254"
 FIRST_THRIFT_PORT = 9090
+LINK_MTU = 9500
+BMV2_GRPC = "simple_switch_grpc"
 PRIORITY_QUEUES = 8
 MAX_IFNAME = 15  # IFNAMSIZ - 1
 READY_TIMEOUT = 60.0
@@ -73,9 +82,13 @@ def default_switch_binary() -> str:
     return str(Path(binary).resolve()) if os.sep in binary else binary
 
 
-def default_cli_binary(switch_binary: str) -> list[str]:
-    """The run-time CLI that matches the switch: simple_switch_CLI for BMv2."""
-    if Path(switch_binary).name.startswith("simple_switch"):
+def default_cli_binary(switch_binary: str) -> list[str] | None:
+    """The run-time (Thrift-port) CLI that matches the switch, or None for
+    simple_switch_grpc, which serves P4Runtime only."""
+    name = Path(switch_binary).name
+    if name == BMV2_GRPC:
+        return None
+    if name.startswith("simple_switch"):
         return ["simple_switch_CLI"]
     return [sys.executable, "-m", "p4sim.switch.control_cli"]
 
@@ -87,6 +100,14 @@ def interface_name(switch: str, port: int) -> str:
         raise LaunchError(f"interface name {name!r} for {switch} port {port} is longer than "
                           f"{MAX_IFNAME} characters; use a shorter switch name in the topology")
     return name
+
+
+def tcp_accepts(host: str, port: int, timeout: float = 1.0) -> bool:
+    """Whether host:port accepts a TCP connection now (in the calling thread's
+    network namespace)."""
+    with socket.socket() as sock:
+        sock.settimeout(timeout)
+        return sock.connect_ex((host, port)) == 0
 
 
 class ManagedProcess:
@@ -142,6 +163,19 @@ class ManagedProcess:
                     raise LaunchError(f"{self.name} did not print {text!r} within {timeout:.0f} s:"
                                       f"\n{self._tail()}")
                 self._changed.wait(remaining)
+
+    def wait_until(self, condition: Callable[[], bool], what: str, timeout: float) -> None:
+        """Return once ``condition()`` holds (e.g. a port accepts: what works for
+        programs that print no ready line, like simple_switch_grpc); LaunchError if the
+        process exits or the deadline passes first, with the output tail to say why."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if not self.running():
+                raise LaunchError(f"{self.name} exited (status {self.popen.returncode}) before "
+                                  f"{what}:\n{self._tail()}")
+            if time.monotonic() > deadline:
+                raise LaunchError(f"{self.name}: not {what} within {timeout:.0f} s:\n{self._tail()}")
+            time.sleep(0.05)  # polling a condition, with a deadline
 
     def _tail(self) -> str:
         return "\n".join(self._lines[-30:])
@@ -247,10 +281,6 @@ class FabricNetwork:
             self._start_switch(switch)
         for switch in self.topology.switches:
             self._wait_switch_ready(switch)
-        for link in self.topology.links:
-            if link.rate_pps:
-                self.set_queue_rate(link.a_switch, link.a_port, link.rate_pps)
-                self.set_queue_rate(link.b_switch, link.b_port, link.rate_pps)
 
     def _add_namespace(self, name: str) -> Netns:
         namespace = Netns(name, [])
@@ -263,7 +293,10 @@ class FabricNetwork:
         b = interface_name(link.b_switch, link.b_port)
         ip("-n", self.switch_ns, "link", "add", a, "type", "veth", "peer", "name", b)
         for end in (a, b):
-            ip("-n", self.switch_ns, "link", "set", end, "mtu", "9500", "up")
+            ip("-n", self.switch_ns, "link", "set", end, "mtu", str(LINK_MTU), "up")
+        if link.rate_pps:
+            self.set_link_rate(link.a_switch, link.a_port, link.rate_pps)
+            self.set_link_rate(link.b_switch, link.b_port, link.rate_pps)
 
     def _add_endpoint(self, endpoint: Endpoint) -> None:
         ns = self.namespace_of(endpoint.name)
@@ -289,8 +322,9 @@ class FabricNetwork:
         """The $SWITCH command line for ``switch`` (run inside the switch namespace)."""
         interfaces = [arg for port in sorted(self.topology.all_ports(switch.name))
                       for arg in ("-i", f"{port}@{interface_name(switch.name, port)}")]
+        thrift = [] if self.cli is None else ["--thrift-port", str(self._thrift_ports[switch.name])]
         return [self.switch_binary, "--no-p4", "--device-id", str(switch.device_id),
-                "--thrift-port", str(self._thrift_ports[switch.name]), *interfaces,
+                *thrift, *interfaces,
                 *self.switch_args, "--", "--grpc-server-addr", switch.grpc,
                 "--cpu-port", str(switch.cpu_port), "--priority-queues", str(PRIORITY_QUEUES)]
 
@@ -302,23 +336,12 @@ class FabricNetwork:
         """Ready = its gRPC port accepts a connection inside the switch namespace (what
         works for simple_switch_grpc too, which prints no ready line)."""
         host, _, port_text = switch.grpc.rpartition(":")
-        process = self._switches[switch.name]
-        deadline = time.monotonic() + self.ready_timeout
-        while not self._accepts(host, int(port_text)):
-            if not process.running():
-                raise LaunchError(f"{switch.name} exited with status {process.popen.returncode}:\n"
-                                  f"{process.output[-3000:]}")
-            if time.monotonic() > deadline:
-                raise LaunchError(f"{switch.name}'s gRPC server {switch.grpc} did not accept "
-                                  f"within {self.ready_timeout:.0f} s:\n{process.output[-3000:]}")
-            time.sleep(0.05)  # polling a condition, with a deadline
+        self._switches[switch.name].wait_until(
+            lambda: self._accepts(host, int(port_text)),
+            f"its gRPC server {switch.grpc} accepted", self.ready_timeout)
 
     def _accepts(self, host: str, port: int) -> bool:
-        def attempt() -> bool:
-            with socket.socket() as sock:
-                sock.settimeout(1.0)
-                return sock.connect_ex((host, port)) == 0
-        return self._namespaces[self.switch_ns].run_inside(attempt)
+        return self._namespaces[self.switch_ns].run_inside(lambda: tcp_accepts(host, port))
 
     def switch_process(self, name: str) -> ManagedProcess:
         return self._switches[name]
@@ -339,16 +362,34 @@ class FabricNetwork:
         self._wait_switch_ready(switch)
 
     def thrift_port(self, name: str) -> int:
+        """The switch's control-channel (Thrift) port; LaunchError for simple_switch_grpc."""
+        if self.cli is None:
+            raise LaunchError(f"{name}: {self.switch_binary} has no Thrift port")
         return self._thrift_ports[name]
 
+    def set_link_rate(self, switch: str, port: int, pps: float) -> None:
+        """What ``switch`` sends out of ``port`` is limited to ``pps`` packets/s by tc on
+        the port's interface (any target; the queue builds after the switch)."""
+        try:
+            shape(self.switch_ns, interface_name(switch, port), pps, LINK_MTU)
+        except ShapingError as exc:
+            raise LaunchError(f"{switch}:{port}: {exc}") from None
+
     def set_queue_rate(self, switch: str, port: int, pps: float) -> None:
-        """Egress queue rate of one port, through the switch's run-time CLI."""
+        """The switch's own egress queue rate on one port (its queue depth then builds
+        inside the switch, where the pipeline sees it), through the run-time CLI."""
         self._cli(switch, f"set_queue_rate {int(pps)} {port}")
 
     def set_queue_depth(self, switch: str, port: int, packets: int) -> None:
         self._cli(switch, f"set_queue_depth {packets} {port}")
 
     def _cli(self, switch: str, command: str) -> None:
+        if self.cli is None:
+            raise LaunchError(
+                f"{switch}: '{command}' needs a run-time CLI on a Thrift port, and "
+                f"{self.switch_binary} serves P4Runtime only: simple_switch_grpc cannot change "
+                f"its queues at run time. Use set_link_rate (tc on the link) for a link rate; "
+                f"an in-switch queue (enq_qdepth) needs p4sim-switch or Thrift simple_switch")
         argv = ["ip", "netns", "exec", self.switch_ns, *self.cli,
                 "--thrift-port", str(self._thrift_ports[switch])]
         done = subprocess.run(argv, input=command + "\n", capture_output=True, text=True,

@@ -52,6 +52,7 @@ class Netns:
         self.name = name
         self.ports = list(ports)
         self._processes: list[subprocess.Popen] = []
+        self._forwards: list[TcpForward] = []
 
     def __enter__(self) -> "Netns":
         ip("netns", "add", self.name)
@@ -73,6 +74,8 @@ class Netns:
         self.close()
 
     def close(self) -> None:
+        for forward in self._forwards:
+            forward.close()
         for process in self._processes:
             if process.poll() is None:
                 process.kill()
@@ -125,6 +128,13 @@ class Netns:
                 sock.settimeout(timeout)
                 return sock.connect_ex(("127.0.0.1", port)) == 0
         return self.run_inside(attempt)
+
+    def forward_tcp(self, port: int) -> "TcpForward":
+        """A loopback port out here relaying to 127.0.0.1:port in the namespace, for
+        clients that open their own sockets (gRPC's); closed with the namespace."""
+        forward = TcpForward(lambda: self.tcp_connect(port))
+        self._forwards.append(forward)
+        return forward
 
     def command(self, *args: str) -> list[str]:
         """A command line that runs ``args`` inside the namespace."""
@@ -188,6 +198,66 @@ class SwitchProcess:
             raise NetnsError(f"p4sim-switch ignored SIGTERM for {timeout}s") from None
         self._stderr_reader.join(10)
         return self.process.returncode, self.stderr
+
+
+class TcpForward:
+    """Listens on 127.0.0.1 (an ephemeral port) and relays each accepted connection,
+    both ways, to a fresh one made by ``connect``."""
+
+    def __init__(self, connect: Callable[[], socket.socket]) -> None:
+        self._connect = connect
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.address = "127.0.0.1:%d" % self._listener.getsockname()[1]
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._closed = False
+        threading.Thread(target=self._accept, name="tcp-forward", daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _addr = self._listener.accept()
+            except OSError:              # closed
+                return
+            try:
+                server = self._connect()
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                if self._closed:
+                    client.close()
+                    server.close()
+                    return
+                self._sockets += [client, server]
+            for src, dst in ((client, server), (server, client)):
+                threading.Thread(target=_pump, args=(src, dst), name="tcp-forward-pump",
+                                 daemon=True).start()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            sockets, self._sockets = self._sockets, []
+        self._listener.close()
+        for sock in sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass                     # already disconnected
+            sock.close()
+
+
+def _pump(src: socket.socket, dst: socket.socket) -> None:
+    """Copy src to dst until src ends; then end dst's sending side."""
+    try:
+        while True:
+            data = src.recv(1 << 16)
+            if not data:
+                break
+            dst.sendall(data)
+        dst.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass                             # either side closed: nothing left to relay
 
 
 def receive(sock: socket.socket, count: int, timeout: float) -> list[bytes]:

@@ -148,12 +148,17 @@ class OptionalMatch:
 
 Match = Union[ExactMatch, LpmMatch, TernaryMatch, RangeMatch, OptionalMatch]
 
+# Plain ints: protobuf's enum wrapper resolves MatchType.X through __getattr__,
+# which costs more than the comparison on the per-entry write path.
+EXACT, LPM, TERNARY, RANGE, OPTIONAL = (MatchType.Value(name) for name in (
+    "EXACT", "LPM", "TERNARY", "RANGE", "OPTIONAL"))
+
 _KIND_NAMES = {
-    MatchType.EXACT: "exact",
-    MatchType.LPM: "lpm",
-    MatchType.TERNARY: "ternary",
-    MatchType.RANGE: "range",
-    MatchType.OPTIONAL: "optional",
+    EXACT: "exact",
+    LPM: "lpm",
+    TERNARY: "ternary",
+    RANGE: "range",
+    OPTIONAL: "optional",
 }
 
 
@@ -164,13 +169,13 @@ def kind_name(kind: int) -> str:
 
 def wildcard(kind: int, bitwidth: int) -> Match:
     """The don't-care match of a kind (what an omitted FieldMatch stands for)."""
-    if kind == MatchType.LPM:
+    if kind == LPM:
         return LpmMatch(0, 0)
-    if kind == MatchType.TERNARY:
+    if kind == TERNARY:
         return TernaryMatch(0, 0)
-    if kind == MatchType.RANGE:
+    if kind == RANGE:
         return RangeMatch(0, (1 << bitwidth) - 1)
-    if kind == MatchType.OPTIONAL:
+    if kind == OPTIONAL:
         return OptionalMatch(None)
     raise InvalidMatchError(f"an {kind_name(kind)} match field cannot be omitted")
 
@@ -196,9 +201,9 @@ def decode_field_match(fm: p4runtime_pb2.FieldMatch, kind: int, bitwidth: int,
     if which != expected:
         raise InvalidMatchError(
             f"match field '{name}' is {expected} but the request gives {which or 'nothing'}")
-    if kind == MatchType.EXACT:
+    if kind == EXACT:
         return ExactMatch(_decode_part(fm.exact.value, bitwidth, name, "value"))
-    if kind == MatchType.LPM:
+    if kind == LPM:
         plen = fm.lpm.prefix_len
         if plen <= 0 or plen > bitwidth:
             if plen == 0:
@@ -212,7 +217,7 @@ def decode_field_match(fm: p4runtime_pb2.FieldMatch, kind: int, bitwidth: int,
             raise InvalidMatchError(
                 f"'{name}': value {value:#x} has bits set beyond prefix length {plen}")
         return LpmMatch(value, plen)
-    if kind == MatchType.TERNARY:
+    if kind == TERNARY:
         value = _decode_part(fm.ternary.value, bitwidth, name, "value")
         mask = _decode_part(fm.ternary.mask, bitwidth, name, "mask")
         if mask == 0:
@@ -222,7 +227,7 @@ def decode_field_match(fm: p4runtime_pb2.FieldMatch, kind: int, bitwidth: int,
             raise InvalidMatchError(
                 f"'{name}': value {value:#x} has bits outside mask {mask:#x}")
         return TernaryMatch(value, mask)
-    if kind == MatchType.RANGE:
+    if kind == RANGE:
         low = _decode_part(fm.range.low, bitwidth, name, "low")
         high = _decode_part(fm.range.high, bitwidth, name, "high")
         if low > high:
@@ -231,7 +236,7 @@ def decode_field_match(fm: p4runtime_pb2.FieldMatch, kind: int, bitwidth: int,
             raise InvalidMatchError(
                 f"'{name}': the full range is a don't-care match and must be omitted")
         return RangeMatch(low, high)
-    if kind == MatchType.OPTIONAL:
+    if kind == OPTIONAL:
         return OptionalMatch(_decode_part(fm.optional.value, bitwidth, name, "value"))
     raise InvalidMatchError(f"match field '{name}' has unsupported match type {kind}")
 
@@ -284,11 +289,11 @@ def parse_match(text: str, kind: int, bitwidth: int) -> Match:
     text = text.strip()
     if text == "*":
         return wildcard(kind, bitwidth)
-    if kind == MatchType.EXACT:
+    if kind == EXACT:
         return ExactMatch(parse_value(text, bitwidth))
-    if kind == MatchType.OPTIONAL:
+    if kind == OPTIONAL:
         return OptionalMatch(parse_value(text, bitwidth))
-    if kind == MatchType.LPM:
+    if kind == LPM:
         value_text, _, plen_text = text.partition("/")
         value = parse_value(value_text, bitwidth)
         plen = int(plen_text) if plen_text else bitwidth
@@ -296,12 +301,12 @@ def parse_match(text: str, kind: int, bitwidth: int) -> Match:
             raise InvalidMatchError(f"prefix length {plen} is outside 0..{bitwidth}")
         host_bits = (1 << (bitwidth - plen)) - 1
         return LpmMatch(value & ~host_bits, plen)
-    if kind == MatchType.TERNARY:
+    if kind == TERNARY:
         value_text, sep, mask_text = text.partition("&&&")
         value = parse_value(value_text, bitwidth)
         mask = parse_value(mask_text, bitwidth) if sep else (1 << bitwidth) - 1
         return TernaryMatch(value & mask, mask)
-    if kind == MatchType.RANGE:
+    if kind == RANGE:
         low_text, sep, high_text = text.partition("..")
         if not sep:
             raise CodecError(f"range {text!r} needs the form LOW..HIGH")

@@ -20,6 +20,8 @@ from p4sim.p4runtime.pipeline_state import PipelineState
 from p4sim.switch.pre import PreError
 from p4sim.switch.runtime_api import TableError
 
+UNSPECIFIED = p4runtime_pb2.Update.Type.Value("UNSPECIFIED")
+
 
 def as_p4runtime_error(exc: Exception) -> P4RuntimeError:
     """The P4RuntimeError for any failure an entity handler may raise."""
@@ -75,7 +77,7 @@ class EntityHandlers:
     def write(self, update: p4runtime_pb2.Update) -> P4RuntimeError | None:
         """Apply one update; the error (or None) for the per-update status."""
         try:
-            if update.type == p4runtime_pb2.Update.UNSPECIFIED:
+            if update.type == UNSPECIFIED:
                 raise invalid("update type is UNSPECIFIED")
             which = update.entity.WhichOneof("entity")
             writer = self._writers.get(which)

@@ -18,7 +18,7 @@ from concurrent import futures
 import grpc
 from p4.v1 import p4runtime_pb2
 
-from p4sim.p4runtime import pipeline_config, reconcile, wire
+from p4sim.p4runtime import device_config, pipeline_config, reconcile, wire
 from p4sim.p4runtime.arbitration import Arbitrator, Session
 from p4sim.p4runtime.controller_packets import ControllerHeader
 from p4sim.p4runtime.digest_stream import DigestStreamer
@@ -170,7 +170,8 @@ class P4RuntimeServer:
                 raise invalid("the request has no config")
             config = request.config
             index = pipeline_config.check_p4info(config.p4info)
-            json_obj = pipeline_config.parse_device_config(config.p4_device_config)
+            json_obj = pipeline_config.parse_device_config(
+                device_config.bmv2_json_bytes(config.p4_device_config))
             program = pipeline_config.load_program(json_obj)
             pipeline_config.check_binding(index, program.runtime)
             if action == Action.VERIFY:

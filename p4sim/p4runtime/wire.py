@@ -67,6 +67,13 @@ def _fields(buf: bytes, pos: int, end: int):
         raise WireError("truncated message") from None
 
 
+def message_fields(data: bytes) -> list[tuple[int, int, int | tuple[int, int]]]:
+    """(field number, wire type, value) of every field of a serialized message; value
+    is an int, or the (start, end) span of a length-delimited field.  WireError for
+    bytes that are not a well-formed message."""
+    return list(_fields(data, 0, len(data)))
+
+
 def _signed64(value: int) -> int:
     return value - (1 << 64) if value >> 63 else value
 
@@ -119,10 +126,16 @@ class FieldMatchView:
     def WhichOneof(self, _name: str) -> str | None:   # noqa: N802 - protobuf's name
         return self.kind
 
-    def __getattr__(self, name: str):
-        if name in ("exact", "ternary", "lpm", "range", "optional"):
-            return self.part if name == self.kind else _Part()
-        raise AttributeError(name)
+    # One property per oneof member (not __getattr__, whose failed lookup first costs
+    # an AttributeError on every access): the set member's part, else an empty one.
+    def _member(self, kind: str) -> _Part:
+        return self.part if kind == self.kind else _Part()
+
+    exact = property(lambda self: self._member("exact"))
+    ternary = property(lambda self: self._member("ternary"))
+    lpm = property(lambda self: self._member("lpm"))
+    range = property(lambda self: self._member("range"))
+    optional = property(lambda self: self._member("optional"))
 
 
 class ParamView:
@@ -212,113 +225,261 @@ class _Unsupported(Exception):
     """A field the fast path leaves to protobuf."""
 
 
-def _field_match(buf: bytes, start: int, end: int) -> FieldMatchView:
+# The decoders below read tags and lengths inline (one byte is the common case) rather
+# than through `_fields`: a generator step per field is most of the cost of decoding a
+# table entry.  Each keeps `_fields`' checks: a length-delimited field may not overrun
+# its message, a varint may not run past it, and any field the views do not model
+# raises _Unsupported so that protobuf decodes the update instead.
+
+def _field_match(buf: bytes, pos: int, end: int) -> FieldMatchView:
     fm = FieldMatchView()
-    for number, wire_type, value in _fields(buf, start, end):
-        if number == 1 and wire_type == 0:
+    while pos < end:
+        tag = buf[pos]
+        pos += 1
+        if tag == 0x08:                                     # field_id
+            value = buf[pos]
+            if value < 0x80:
+                pos += 1
+            else:
+                value, pos = _varint(buf, pos)
             fm.field_id = value
-        elif number in _MATCH_KINDS and wire_type == 2:
-            if fm.kind is not None:
-                raise _Unsupported()
-            fm.kind = _MATCH_KINDS[number]
-            part = fm.part
-            for sub, sub_type, sub_value in _fields(buf, *value):
-                if sub_type == 2:
-                    data = buf[sub_value[0]:sub_value[1]]
-                    if sub == 1:
-                        part.value = data
-                        part.low = data
-                    elif sub == 2:
-                        part.mask = data
-                        part.high = data
-                elif sub == 2 and sub_type == 0:
-                    part.prefix_len = _signed64(sub_value) if number == 4 else sub_value
-                else:
-                    raise _Unsupported()
-        else:
+            continue
+        number = tag >> 3
+        if tag & 7 != 2 or number not in _MATCH_KINDS or fm.kind is not None:
             raise _Unsupported()
+        length = buf[pos]
+        if length < 0x80:
+            pos += 1
+        else:
+            length, pos = _varint(buf, pos)
+        stop = pos + length
+        if stop > end:
+            raise WireError("length-delimited field overruns its message")
+        fm.kind = _MATCH_KINDS[number]
+        part = fm.part
+        while pos < stop:
+            sub = buf[pos]
+            pos += 1
+            if sub == 0x0A or sub == 0x12:                  # value / low, mask / high
+                length = buf[pos]
+                if length < 0x80:
+                    pos += 1
+                else:
+                    length, pos = _varint(buf, pos)
+                if pos + length > stop:
+                    raise WireError("length-delimited field overruns its message")
+                data = buf[pos:pos + length]
+                pos += length
+                if sub == 0x0A:
+                    part.value = part.low = data
+                else:
+                    part.mask = part.high = data
+            elif sub == 0x10:                               # prefix_len
+                value = buf[pos]
+                if value < 0x80:
+                    pos += 1
+                else:
+                    value, pos = _varint(buf, pos)
+                part.prefix_len = _signed64(value) if number == 4 else value
+            else:
+                raise _Unsupported()
+        if pos != stop:
+            raise WireError("truncated message")
+    if pos != end:
+        raise WireError("truncated message")
     return fm
 
 
-def _action(buf: bytes, start: int, end: int) -> ActionView:
-    action = ActionView()
-    for number, wire_type, value in _fields(buf, start, end):
-        if number == 1 and wire_type == 0:
+def _action(buf: bytes, pos: int, end: int, action: ActionView) -> None:
+    params = action.params
+    while pos < end:
+        tag = buf[pos]
+        pos += 1
+        if tag == 0x08:                                     # action_id
+            value = buf[pos]
+            if value < 0x80:
+                pos += 1
+            else:
+                value, pos = _varint(buf, pos)
             action.action_id = value
-        elif number == 4 and wire_type == 2:
+        elif tag == 0x22:                                   # params
+            length = buf[pos]
+            if length < 0x80:
+                pos += 1
+            else:
+                length, pos = _varint(buf, pos)
+            stop = pos + length
+            if stop > end:
+                raise WireError("length-delimited field overruns its message")
             param_id, data = 0, b""
-            for sub, sub_type, sub_value in _fields(buf, *value):
-                if sub == 2 and sub_type == 0:
-                    param_id = sub_value
-                elif sub == 3 and sub_type == 2:
-                    data = buf[sub_value[0]:sub_value[1]]
+            while pos < stop:
+                sub = buf[pos]
+                pos += 1
+                if sub == 0x10:                             # param_id
+                    value = buf[pos]
+                    if value < 0x80:
+                        pos += 1
+                    else:
+                        value, pos = _varint(buf, pos)
+                    param_id = value
+                elif sub == 0x1A:                           # value
+                    length = buf[pos]
+                    if length < 0x80:
+                        pos += 1
+                    else:
+                        length, pos = _varint(buf, pos)
+                    if pos + length > stop:
+                        raise WireError("length-delimited field overruns its message")
+                    data = buf[pos:pos + length]
+                    pos += length
                 else:
                     raise _Unsupported()
-            action.params.append(ParamView(param_id, data))
+            if pos != stop:
+                raise WireError("truncated message")
+            params.append(ParamView(param_id, data))
         else:
             raise _Unsupported()
-    return action
+    if pos != end:
+        raise WireError("truncated message")
 
 
-def _table_entry(buf: bytes, start: int, end: int) -> TableEntryView:
+def _table_action(buf: bytes, pos: int, end: int, table_action: TableActionView) -> None:
+    while pos < end:
+        if table_action.kind is not None:
+            raise _Unsupported()
+        tag = buf[pos]
+        pos += 1
+        if tag == 0x0A:                                     # action
+            length = buf[pos]
+            if length < 0x80:
+                pos += 1
+            else:
+                length, pos = _varint(buf, pos)
+            stop = pos + length
+            if stop > end:
+                raise WireError("length-delimited field overruns its message")
+            table_action.kind = "action"
+            _action(buf, pos, stop, table_action.action)
+            pos = stop
+        elif tag == 0x10 or tag == 0x18:                    # member / group id
+            value = buf[pos]
+            if value < 0x80:
+                pos += 1
+            else:
+                value, pos = _varint(buf, pos)
+            if tag == 0x10:
+                table_action.kind = "action_profile_member_id"
+                table_action.action_profile_member_id = value
+            else:
+                table_action.kind = "action_profile_group_id"
+                table_action.action_profile_group_id = value
+        else:
+            raise _Unsupported()
+    if pos != end:
+        raise WireError("truncated message")
+
+
+def _table_entry(buf: bytes, pos: int, end: int) -> TableEntryView:
     entry = TableEntryView()
-    for number, wire_type, value in _fields(buf, start, end):
-        if number == 1 and wire_type == 0:
-            entry.table_id = value
-        elif number == 2 and wire_type == 2:
-            entry.match.append(_field_match(buf, *value))
-        elif number == 3 and wire_type == 2:
+    match = entry.match
+    while pos < end:
+        tag = buf[pos]
+        pos += 1
+        wire_type = tag & 7
+        if tag >= 0x80 or wire_type not in (0, 2):
+            raise _Unsupported()
+        if wire_type == 0:
+            value = buf[pos]
+            if value < 0x80:
+                pos += 1
+            else:
+                value, pos = _varint(buf, pos)
+            if tag == 0x08:
+                entry.table_id = value
+            elif tag == 0x20:
+                entry.priority = _signed64(value)
+            elif tag == 0x28:
+                entry.controller_metadata = value
+            elif tag == 0x40:
+                entry.is_default_action = bool(value)
+            elif tag == 0x48 and value == 0:
+                pass
+            else:
+                raise _Unsupported()
+            continue
+        length = buf[pos]
+        if length < 0x80:
+            pos += 1
+        else:
+            length, pos = _varint(buf, pos)
+        stop = pos + length
+        if stop > end:
+            raise WireError("length-delimited field overruns its message")
+        if tag == 0x12:
+            match.append(_field_match(buf, pos, stop))
+        elif tag == 0x1A:
             entry.has_action = True
-            table_action = entry.action
-            for sub, sub_type, sub_value in _fields(buf, *value):
-                if table_action.kind is not None:
-                    raise _Unsupported()
-                if sub == 1 and sub_type == 2:
-                    table_action.kind = "action"
-                    table_action.action = _action(buf, *sub_value)
-                elif sub == 2 and sub_type == 0:
-                    table_action.kind = "action_profile_member_id"
-                    table_action.action_profile_member_id = sub_value
-                elif sub == 3 and sub_type == 0:
-                    table_action.kind = "action_profile_group_id"
-                    table_action.action_profile_group_id = sub_value
-                else:
-                    raise _Unsupported()
-        elif number == 4 and wire_type == 0:
-            entry.priority = _signed64(value)
-        elif number == 5 and wire_type == 0:
-            entry.controller_metadata = value
-        elif number == 8 and wire_type == 0:
-            entry.is_default_action = bool(value)
-        elif number == 9 and wire_type == 0 and value == 0:
-            pass
-        elif number == 11 and wire_type == 2:
-            entry.metadata = buf[value[0]:value[1]]
+            _table_action(buf, pos, stop, entry.action)
+        elif tag == 0x5A:
+            entry.metadata = buf[pos:stop]
         else:
             raise _Unsupported()
+        pos = stop
+    if pos != end:
+        raise WireError("truncated message")
     return entry
 
 
-def _update(buf: bytes, start: int, end: int):
+def _only_field(buf: bytes, pos: int, end: int, tag: int) -> tuple[int, int]:
+    """(start, end) of a message's one length-delimited field `tag`; _Unsupported
+    when the message holds anything else."""
+    if pos >= end or buf[pos] != tag:
+        raise _Unsupported()
+    pos += 1
+    length = buf[pos]
+    if length < 0x80:
+        pos += 1
+    else:
+        length, pos = _varint(buf, pos)
+    if pos + length != end:
+        if pos + length > end:
+            raise WireError("length-delimited field overruns its message")
+        raise _Unsupported()
+    return pos, end
+
+
+def _update(buf: bytes, pos: int, end: int):
     kind, entity_span = 0, None
-    for number, wire_type, value in _fields(buf, start, end):
-        if number == 1 and wire_type == 0:
-            kind = value
-        elif number == 2 and wire_type == 2:
-            entity_span = value
-        else:
+    try:
+        while pos < end:
+            tag = buf[pos]
+            pos += 1
+            if tag == 0x08:                                 # type
+                kind = buf[pos]
+                if kind < 0x80:
+                    pos += 1
+                else:
+                    kind, pos = _varint(buf, pos)
+            elif tag == 0x12 and entity_span is None:       # entity
+                length = buf[pos]
+                if length < 0x80:
+                    pos += 1
+                else:
+                    length, pos = _varint(buf, pos)
+                if pos + length > end:
+                    raise WireError("length-delimited field overruns its message")
+                entity_span = (pos, pos + length)
+                pos += length
+            else:
+                raise _Unsupported()
+        if pos != end:
+            raise WireError("truncated message")
+        if entity_span is None:
             raise _Unsupported()
-    if entity_span is None:
-        raise _Unsupported()
-    entry_span = None
-    for number, wire_type, value in _fields(buf, *entity_span):
-        if number == 2 and wire_type == 2 and entry_span is None:
-            entry_span = value
-        else:
-            raise _Unsupported()
-    if entry_span is None:
-        raise _Unsupported()
-    return UpdateView(kind, _table_entry(buf, *entry_span))
+        entry_start, entry_end = _only_field(buf, *entity_span, 0x12)
+        return UpdateView(kind, _table_entry(buf, entry_start, entry_end))
+    except IndexError:
+        raise WireError("truncated message") from None
 
 
 def parse_write_request(data: bytes) -> WriteRequestView | p4runtime_pb2.WriteRequest:

@@ -145,25 +145,27 @@ class TableRuntime:
                              f"fit {el.bitwidth} bits")
         return value
 
+    def _mismatch(self, el: KeyElement, param: Any) -> TableError:
+        return TableError(TableErrorCode.BAD_MATCH_KEY,
+                          f"table {self.name}: key {el.name} is {el.match_kind}, got {param!r}")
+
     def _element(self, el: KeyElement, param: Any) -> tuple[int, int, tuple | None]:
         kind = el.match_kind
-        bad = TableError(TableErrorCode.BAD_MATCH_KEY,
-                         f"table {self.name}: key {el.name} is {kind}, got {param!r}")
         if kind == "exact":
             if isinstance(param, ExactParam):
                 return self._fits(el, param.value), el.full, None
             if isinstance(param, ValidParam) and el.bitwidth == 1:
                 return int(param.valid), 1, None
-            raise bad
+            raise self._mismatch(el, param)
         if kind == "valid":
             if isinstance(param, ValidParam):
                 return int(param.valid), 1, None
             if isinstance(param, ExactParam) and param.value in (0, 1):
                 return param.value, 1, None
-            raise bad
+            raise self._mismatch(el, param)
         if kind == "lpm":
             if not isinstance(param, LpmParam):
-                raise bad
+                raise self._mismatch(el, param)
             plen = param.prefix_len
             if not isinstance(plen, int) or not 0 <= plen <= el.bitwidth:
                 raise TableError(TableErrorCode.BAD_MATCH_KEY,
@@ -181,16 +183,16 @@ class TableRuntime:
                 return self._fits(el, param.value), el.full, None
             if isinstance(param, ExactParam):
                 return self._fits(el, param.value), el.full, None
-            raise bad
+            raise self._mismatch(el, param)
         if kind == "range":
             if not isinstance(param, RangeParam):
-                raise bad
+                raise self._mismatch(el, param)
             low, high = self._fits(el, param.low), self._fits(el, param.high)
             if low > high:
                 raise TableError(TableErrorCode.BAD_MATCH_KEY,
                                  f"table {self.name}: range low {low} > high {high}")
             return 0, 0, (low, high)
-        raise bad
+        raise self._mismatch(el, param)
 
     def _action(self, action: str, args: Any) -> tuple[TableAction, tuple]:
         act = self.actions.get(action)
@@ -237,12 +239,18 @@ class TableRuntime:
         return handle
 
     # --- entries ---------------------------------------------------------------
+    def match_spec(self, keys: list[MatchParam], priority: int = 0) -> MatchSpec:
+        """The validated, compiled match of a key: callers that look an entry up and
+        then insert it pass it on as `spec=` so the key is compiled once."""
+        return self._spec(keys, priority)
+
     def add_entry(self, keys: list[MatchParam], action: str, args: list[int],
-                  priority: int = 0) -> int:
+                  priority: int = 0, spec: MatchSpec | None = None) -> int:
         with self._lock:
             self._check_mutable()
             self._check_direct()
-            spec = self._spec(keys, priority)
+            if spec is None:
+                spec = self._spec(keys, priority)
             act, data = self._action(action, args)
 
             def fill(e: Entry) -> None:
@@ -261,14 +269,16 @@ class TableRuntime:
             return self._insert(keys, spec, fill, const=True)
 
     def add_indirect_entry(self, keys: list[MatchParam], member: int | None = None,
-                           group: int | None = None, priority: int = 0) -> int:
+                           group: int | None = None, priority: int = 0,
+                           spec: MatchSpec | None = None) -> int:
         with self._lock:
             self._check_mutable()
             profile = self.profile
             if profile is None:
                 raise TableError(TableErrorCode.WRONG_TABLE_TYPE,
                                  f"table {self.name} is not indirect")
-            spec = self._spec(keys, priority)
+            if spec is None:
+                spec = self._spec(keys, priority)
             profile.check_target(member, group)
 
             def fill(e: Entry) -> None:
@@ -308,9 +318,10 @@ class TableRuntime:
             if self.profile is not None:
                 self.profile.ref(entry.member, entry.group, -1)
 
-    def find_entry(self, keys: list[MatchParam], priority: int = 0) -> int | None:
+    def find_entry(self, keys: list[MatchParam], priority: int = 0,
+                   spec: MatchSpec | None = None) -> int | None:
         with self._lock:
-            entry = self._unit.find(self._spec(keys, priority))
+            entry = self._unit.find(self._spec(keys, priority) if spec is None else spec)
             return None if entry is None else entry.handle
 
     def _view(self, e: Entry) -> EntryView:

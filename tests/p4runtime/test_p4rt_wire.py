@@ -1,5 +1,6 @@
 """The wire fast path decodes and encodes exactly what protobuf does."""
 import pytest
+from google.protobuf.message import DecodeError
 from p4.v1 import p4runtime_pb2
 
 from p4sim.p4runtime import wire
@@ -110,3 +111,27 @@ def test_unknown_request_fields_fall_back_to_protobuf():
 def test_garbage_is_a_wire_error():
     with pytest.raises(wire.WireError):
         wire.parse_write_request(b"\x1a\x03\xff\xff\xff")   # election_id: bad varint
+
+
+def test_every_truncation_is_refused_like_protobuf():
+    """Cut anywhere, the inlined decoders refuse what protobuf refuses (WireError) and
+    decode the same fields from what protobuf accepts; multi-byte lengths included."""
+    req = p4runtime_pb2.WriteRequest(device_id=1)
+    te = req.updates.add(type=p4runtime_pb2.Update.INSERT).entity.table_entry
+    te.table_id, te.metadata = 0x02000001, b"x" * 200           # 2-byte length
+    te.match.add(field_id=300).exact.value = b"\x01" * 130     # 2-byte id and length
+    te.action.action.action_id = 0x01000002
+    te.action.action.params.add(param_id=200, value=b"\x07")
+    data = req.SerializeToString()
+    whole = wire.parse_write_request(data).updates[0].entity.table_entry
+    assert (whole.match[0].field_id, whole.match[0].exact.value) == (300, b"\x01" * 130)
+    assert [(p.param_id, p.value) for p in whole.action.action.params] == [(200, b"\x07")]
+    for cut in range(len(data)):
+        try:
+            expected = p4runtime_pb2.WriteRequest.FromString(data[:cut])
+        except DecodeError:
+            with pytest.raises(wire.WireError):
+                wire.parse_write_request(data[:cut])
+            continue
+        got = wire.parse_write_request(data[:cut])
+        assert len(got.updates) == len(expected.updates), cut

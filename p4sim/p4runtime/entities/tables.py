@@ -17,6 +17,10 @@ from p4sim.switch.runtime_api import EntryView
 
 Update = p4runtime_pb2.Update
 Scope = p4info_pb2.ActionRef.Scope
+# Plain ints for the per-entry path (protobuf enum attributes go through __getattr__).
+INSERT, MODIFY, DELETE = (Update.Type.Value(n) for n in ("INSERT", "MODIFY", "DELETE"))
+TABLE_AND_DEFAULT, TABLE_ONLY, DEFAULT_ONLY = (
+    Scope.Value(n) for n in ("TABLE_AND_DEFAULT", "TABLE_ONLY", "DEFAULT_ONLY"))
 
 
 def _denied(message: str) -> P4RuntimeError:
@@ -40,7 +44,7 @@ class TableEntries:
 
     @staticmethod
     def _scope(info: TableInfo, action_id: int) -> int:
-        return info.scopes.get(action_id, Scope.TABLE_AND_DEFAULT)
+        return info.scopes.get(action_id, TABLE_AND_DEFAULT)
 
     def _profile_runtime(self, info: TableInfo):
         return self.state.runtime.action_profiles[self._profile_name(info)]
@@ -62,7 +66,7 @@ class TableEntries:
         if entry.is_default_action:
             self._write_default(kind, info, table, entry)
             return
-        if kind != Update.DELETE:
+        if kind != DELETE:
             self._check_direct_resources(info, entry)
         translate.check_priority(info, entry.priority)
         if not info.fields:
@@ -70,20 +74,21 @@ class TableEntries:
                           "can be written")
         keys = translate.decode_match_key(info, table.key_spec, entry.match)
         priority = translate.to_switch_priority(entry.priority)
-        if info.is_const and (kind != Update.MODIFY or entry.HasField("action")):
+        if info.is_const and (kind != MODIFY or entry.HasField("action")):
             raise _denied(f"table '{info.name}' is const: its entries cannot be "
                           "inserted, deleted or given another action")
-        handle = table.find_entry(keys, priority)
-        if kind == Update.INSERT:
+        spec = table.match_spec(keys, priority)
+        handle = table.find_entry(keys, priority, spec=spec)
+        if kind == INSERT:
             if handle is not None:
                 raise P4RuntimeError(Code.ALREADY_EXISTS,
                                      f"table '{info.name}' already has this entry")
-            self._insert(info, table, entry, keys, priority)
+            self._insert(info, table, entry, keys, priority, spec)
         elif handle is None:
             raise not_found(f"table '{info.name}' has no such entry")
-        elif kind == Update.MODIFY:
+        elif kind == MODIFY:
             self._modify(info, table, entry, handle)
-        elif kind == Update.DELETE:
+        elif kind == DELETE:
             table.delete_entry(handle)
             self.state.entry_extras.pop((info.name, handle), None)
             made = self.state.oneshots.pop((info.name, handle), None)
@@ -116,7 +121,7 @@ class TableEntries:
                               "member or group ID, not an action")
             action, args = translate.decode_action(self.state.index, entry.action.action,
                                                    info.action_ids, f"table '{info.name}'")
-            if self._scope(info, action.id) == Scope.DEFAULT_ONLY:
+            if self._scope(info, action.id) == DEFAULT_ONLY:
                 raise _denied(f"action '{action.name}' is @defaultonly in '{info.name}'")
             return ("direct", action.name, args)
         if which in ("action_profile_member_id", "action_profile_group_id"):
@@ -147,24 +152,26 @@ class TableEntries:
         raise invalid(f"table '{info.name}' entry has no action")
 
     def _insert(self, info: TableInfo, table, entry: p4runtime_pb2.TableEntry,
-                keys: list, priority: int) -> None:
+                keys: list, priority: int, spec) -> None:
         if not entry.HasField("action"):
             raise invalid(f"an INSERT into '{info.name}' needs an action")
         decoded = self._decode_action(info, entry)
         meter = config_from_msg(entry.meter_config) if entry.HasField("meter_config") \
             else None
         if decoded[0] == "direct":
-            handle = table.add_entry(keys, decoded[1], decoded[2], priority)
+            handle = table.add_entry(keys, decoded[1], decoded[2], priority, spec=spec)
         elif decoded[0] == "member":
-            handle = table.add_indirect_entry(keys, member=decoded[1], priority=priority)
+            handle = table.add_indirect_entry(keys, member=decoded[1], priority=priority,
+                                              spec=spec)
         elif decoded[0] == "group":
-            handle = table.add_indirect_entry(keys, group=decoded[1], priority=priority)
+            handle = table.add_indirect_entry(keys, group=decoded[1], priority=priority,
+                                              spec=spec)
         else:
             profile = self._profile_runtime(info)
             made = oneshot.create(profile, decoded[1], decoded[2])
             try:
                 handle = table.add_indirect_entry(keys, group=made.group,
-                                                  priority=priority)
+                                                  priority=priority, spec=spec)
             except Exception:
                 oneshot.release(profile, made)
                 raise
@@ -176,8 +183,18 @@ class TableEntries:
             table.set_direct_meter_config(handle, meter)
         if entry.idle_timeout_ns:
             table.set_entry_ttl(handle, max(1, entry.idle_timeout_ns // 1_000_000))
-        self.state.entry_extras[(info.name, handle)] = EntryExtras(
-            entry.controller_metadata, entry.metadata, entry.idle_timeout_ns)
+        self._store_extras(info, handle, entry)
+
+    def _store_extras(self, info: TableInfo, handle: int,
+                      entry: p4runtime_pb2.TableEntry) -> None:
+        """Keep the fields the switch does not store; none when all are unset (readers
+        take a missing record as the defaults), so plain entries cost nothing here."""
+        key = (info.name, handle)
+        if entry.controller_metadata or entry.metadata or entry.idle_timeout_ns:
+            self.state.entry_extras[key] = EntryExtras(
+                entry.controller_metadata, entry.metadata, entry.idle_timeout_ns)
+        else:
+            self.state.entry_extras.pop(key, None)
 
     def _modify(self, info: TableInfo, table, entry: p4runtime_pb2.TableEntry,
                 handle: int) -> None:
@@ -217,12 +234,11 @@ class TableEntries:
             table.set_entry_ttl(handle, max(1, entry.idle_timeout_ns // 1_000_000)
                                 if entry.idle_timeout_ns else None)
         if not view.is_const:
-            self.state.entry_extras[(info.name, handle)] = EntryExtras(
-                entry.controller_metadata, entry.metadata, entry.idle_timeout_ns)
+            self._store_extras(info, handle, entry)
 
     def _write_default(self, kind: int, info: TableInfo, table,
                        entry: p4runtime_pb2.TableEntry) -> None:
-        if kind != Update.MODIFY:
+        if kind != MODIFY:
             raise invalid("the default entry can only be modified (INSERT and DELETE "
                           "are not allowed)")
         if entry.match or entry.priority:
@@ -240,7 +256,7 @@ class TableEntries:
             raise invalid(f"the default entry of '{info.name}' needs an action")
         action, args = translate.decode_action(self.state.index, entry.action.action,
                                                info.action_ids, f"table '{info.name}'")
-        if self._scope(info, action.id) == Scope.TABLE_ONLY:
+        if self._scope(info, action.id) == TABLE_ONLY:
             raise _denied(f"action '{action.name}' is @tableonly in '{info.name}'")
         table.set_default_action(action.name, args)
 
