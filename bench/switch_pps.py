@@ -206,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
         print("switch_pps: give --commands for a program of your own", file=sys.stderr)
         return 2
     with Netns(f"pp-bench-{os.getpid()}", [1, 2]) as ns:
-        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", str(program), "--no-grpc"])
+        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", str(program), "--no-grpc",
+                                  "--thrift-port", "9090"])
         pin_cpus(switch.process.pid)
         with ControlClient.from_socket(ns.tcp_connect(9090)) as client:
             for line in commands:

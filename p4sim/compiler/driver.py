@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Mapping, Sequence
 
 from p4sim.compiler.bmv2.json_text import dumps_indented
 from p4sim.compiler.control_plane import ControlPlaneModel
@@ -20,14 +21,81 @@ class CompileResult:
 
 
 def compile_program(path: str, include_dirs: Sequence[str] = (),
-                    defines: Mapping[str, str] | None = None) -> CompileResult:
-    """Compile one v1model program; raises CompileError for a bad program."""
+                    defines: Mapping[str, str] | None = None,
+                    preprocess: bool = True) -> CompileResult:
+    """Compile one v1model program; raises CompileError for a bad program.
+    ``preprocess=False`` (p4c's --nocpp) takes the file as already preprocessed."""
     from p4sim.compiler.bmv2.program import to_json
-    from p4sim.compiler.frontend import parse_program
     from p4sim.compiler.lower.program import lower_program
-    program = parse_program(path, include_dirs, defines)
+    program = parse_source(path, include_dirs, defines, preprocess)
     lowering = lower_program(program, path)
     return CompileResult(to_json(lowering.program), lowering.cp, lowering.warnings)
+
+
+def parse_source(path: str, include_dirs: Sequence[str] = (),
+                 defines: Mapping[str, str] | None = None,
+                 preprocess: bool = True) -> Any:
+    """The program's AST (``ast.Program``), preprocessed or (--nocpp) not."""
+    from p4sim.compiler.frontend import parse_program
+    if preprocess:
+        return parse_program(path, include_dirs, defines)
+    from p4sim.compiler.errors import CompileError, SourceSpan
+    from p4sim.compiler.lexer import tokenize
+    from p4sim.compiler.parser import parse_tokens
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CompileError(SourceSpan(path, 0, 0), f"cannot read '{path}': {exc.strerror}") from None
+    return parse_tokens(tokenize(text, path))
+
+
+def preprocess_source(path: str, include_dirs: Sequence[str] = (),
+                      defines: Mapping[str, str] | None = None) -> tuple[str, list[str]]:
+    """p4c's -E and -M: the preprocessed program as text, and every file it read
+    (the program first, then its includes in the order they were opened)."""
+    from p4sim.compiler.errors import CompileError, SourceSpan
+    from p4sim.compiler.frontend import BUNDLED_INCLUDE_DIR
+    from p4sim.compiler.preprocessor import Preprocessor
+    files: list[str] = []
+
+    def read(name: str) -> str:
+        text = Path(name).read_text(encoding="utf-8")
+        if name not in files:
+            files.append(name)
+        return text
+
+    pre = Preprocessor(include_dirs=(*include_dirs, BUNDLED_INCLUDE_DIR), read_file=read)
+    for name, value in (defines or {}).items():
+        pre.define_from_command_line(name, value)
+    try:
+        tokens = pre.process_file(path)
+    except OSError as exc:
+        raise CompileError(SourceSpan(path, 0, 0), f"cannot read '{path}': {exc.strerror}") from None
+    parts: list[str] = []
+    for tok in tokens:
+        if not tok.text:
+            continue
+        if tok.at_line_start and parts:
+            parts.append("\n")
+        elif tok.space_before and parts:
+            parts.append(" ")
+        parts.append(tok.text)
+    return "".join(parts) + "\n", files
+
+
+def write_p4info_as(result: CompileResult, path: str, fmt: str) -> None:
+    """The deprecated ``--p4runtime-file PATH --p4runtime-format binary|json|text``:
+    one P4Info file in the named format, whatever PATH's extension."""
+    import os
+    from p4sim.compiler.p4info import write_p4info
+    extension = {"binary": ".bin", "json": ".json", "text": ".txt"}[fmt]
+    staging = f"{path}.p4sim-tmp{extension}"
+    try:
+        write_p4info(result.control_plane, [staging])
+        os.replace(staging, path)
+    finally:
+        if os.path.exists(staging):
+            os.unlink(staging)
 
 
 def write_outputs(result: CompileResult, json_path: str | None,

@@ -1,9 +1,16 @@
 """p4sim-switch: the command line of BMv2's simple_switch_grpc, on the p4sim switch.
 
   p4sim-switch [--device-id N] -i PORT@IFACE [-i ...] [--no-p4 | PROG.json]
-               [--log-console] [--log-level LEVEL] [--pcap [DIR]]
-               [--priority-queues N] [--queue-depth PKTS] [--queue-rate PPS]
-               [--thrift-port N] [-- --grpc-server-addr HOST:PORT --cpu-port N]
+               [--log-console] [--log-file FILE [--log-flush]] [--log-level LEVEL]
+               [--pcap [DIR]] [--dump-packet-data N] [--thrift-port N]
+               [--queue-depth PKTS] [--queue-rate PPS] [--no-grpc]
+               [-- --grpc-server-addr HOST:PORT --cpu-port N --priority-queues N]
+
+Every option of simple_switch_grpc's --help is accepted with its syntax; those p4sim
+cannot act on (nanomsg, TLS, modules, ...) are ignored with one note each on stderr.
+Like simple_switch_grpc it opens the gRPC server and its ports only: the control
+channel (p4sim-cli's, where simple_switch has Thrift) opens only with --thrift-port.
+--queue-depth, --queue-rate and --no-grpc are p4sim extensions.
 
 Target options (after `--`) are also accepted before it.  Runs until SIGINT/SIGTERM,
 then closes its sockets and exits 0.  Prints "p4sim-switch ready ..." on stdout once
@@ -22,13 +29,15 @@ import threading
 from pathlib import Path
 from typing import Any, Sequence
 
-from p4sim.switch.control_channel import DEFAULT_PORT, ControlError, ControlServer
+from p4sim.switch.control_channel import ControlError, ControlServer
 from p4sim.switch.errors import LoadError
+from p4sim.switch.log_file import LogFile
 from p4sim.switch.packet_io import PacketIOError
 from p4sim.switch.switch import Switch
 from p4sim.switch.traffic_manager import TrafficManagerError
 
 DEFAULT_GRPC_ADDR = "0.0.0.0:9559"
+JSON_MINOR = 23   # p4sim-compile writes BMv2 JSON 2.23; the loader reads any 2.x
 LOG_LEVELS = {"trace": logging.DEBUG, "debug": logging.DEBUG, "info": logging.INFO,
               "warn": logging.WARNING, "warning": logging.WARNING,
               "error": logging.ERROR, "critical": logging.CRITICAL, "off": logging.CRITICAL + 10}
@@ -52,30 +61,122 @@ def parse_port_spec(text: str) -> tuple[int, str]:
     return port, iface
 
 
+# Flags of simple_switch_grpc that p4sim accepts but cannot act on: dest -> why.
+NO_EFFECT = {
+    "use_files": "p4sim reads and writes packets on interfaces only",
+    "packet_in": "p4sim has no nanomsg packet socket (its ports are -i interfaces)",
+    "nanolog": "p4sim has no nanomsg log publisher",
+    "notifications_addr": "p4sim has no nanomsg notifications socket (digests go to "
+                          "P4Runtime)",
+    "restore_state": "p4sim has no serialized switch state to restore",
+    "load_modules": "p4sim loads no extern modules",
+    "disable_swap": "p4sim swaps the pipeline of SetForwardingPipelineConfig atomically",
+    "grpc_server_ssl": "p4sim serves P4Runtime without TLS",
+    "grpc_server_cacert": "p4sim serves P4Runtime without TLS",
+    "grpc_server_cert": "p4sim serves P4Runtime without TLS",
+    "grpc_server_key": "p4sim serves P4Runtime without TLS",
+    "grpc_server_with_client_auth": "p4sim serves P4Runtime without TLS",
+    "dp_grpc_server_addr": "p4sim has no dataplane gRPC service (its ports are -i interfaces)",
+    "max_mc_groups": "p4sim's multicast tables have no fixed size",
+    "max_l1_entries": "p4sim's multicast tables have no fixed size",
+    "max_l2_entries": "p4sim's multicast tables have no fixed size",
+}
+DEFAULT_DROP_PORT = 511
+DEFAULT_MAX_PORT_COUNT = 512
+BMV2_LOG_LEVELS = ("trace", "debug", "info", "warn", "error", "off")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="p4sim-switch",
-                                     description="BMv2 simple_switch_grpc-compatible switch")
+    """Every option of simple_switch_grpc's --help (general and target), plus p4sim's own."""
+    parser = argparse.ArgumentParser(
+        prog="p4sim-switch", usage="p4sim-switch [options] [PROG.json] [-- target options]",
+        description="BMv2 simple_switch_grpc-compatible switch. Options marked "
+                    "'no effect' are accepted for compatibility and ignored, with a note.")
     parser.add_argument("program", nargs="?", metavar="PROG.json",
                         help="BMv2 JSON to load at start")
-    parser.add_argument("--no-p4", action="store_true",
-                        help="start without a program (push one with P4Runtime)")
-    parser.add_argument("--device-id", type=int, default=0)
-    parser.add_argument("-i", "--interface", action="append", default=[], type=parse_port_spec,
-                        metavar="PORT@IFACE", help="bind a switch port to an interface")
-    parser.add_argument("--log-console", action="store_true", help="log to stderr")
-    parser.add_argument("-L", "--log-level", default="info", choices=sorted(LOG_LEVELS))
-    parser.add_argument("--pcap", nargs="?", const=".", default=None, metavar="DIR",
-                        help="write <iface>_in.pcap / <iface>_out.pcap per port")
-    parser.add_argument("--priority-queues", type=int, default=1)
-    parser.add_argument("--queue-depth", type=int, default=64, metavar="PKTS")
-    parser.add_argument("--queue-rate", type=float, default=None, metavar="PPS")
-    parser.add_argument("--thrift-port", type=int, default=DEFAULT_PORT,
-                        help="control channel port (p4sim-cli) on 127.0.0.1")
-    parser.add_argument("--grpc-server-addr", default=DEFAULT_GRPC_ADDR, metavar="HOST:PORT")
-    parser.add_argument("--cpu-port", type=int, default=None)
-    parser.add_argument("--no-grpc", action="store_true",
-                        help="p4sim extension: do not start the P4Runtime server")
+    g = parser.add_argument_group("general options (simple_switch_grpc)")
+    g.add_argument("-i", "--interface", action="append", default=[], type=parse_port_spec,
+                   metavar="PORT@IFACE", help="bind a switch port to an interface "
+                   "(repeatable)")
+    g.add_argument("--pcap", nargs="?", const=".", default=None, metavar="DIR",
+                   help="write <iface>_in.pcap / <iface>_out.pcap per port (in DIR, "
+                        "default the current directory)")
+    g.add_argument("--use-files", metavar="SECONDS", help="no effect on p4sim")
+    g.add_argument("--packet-in", metavar="ADDR", help="no effect on p4sim")
+    g.add_argument("--thrift-port", type=int, default=None, metavar="N",
+                   help="open p4sim's control channel (for p4sim-cli; JSON lines, not "
+                        "Thrift) on 127.0.0.1:N; without it none is opened")
+    g.add_argument("--device-id", type=int, default=0)
+    g.add_argument("--nanolog", metavar="ADDR", help="no effect on p4sim")
+    g.add_argument("--log-console", action="store_true", help="log to stderr")
+    g.add_argument("--log-file", metavar="FILE", help="log to FILE")
+    g.add_argument("-L", "--log-level", default="info", choices=sorted(LOG_LEVELS),
+                   metavar="LEVEL", help=f"one of {', '.join(BMV2_LOG_LEVELS)} "
+                                         f"(default info)")
+    g.add_argument("--log-flush", action="store_true",
+                   help="with --log-file, flush the file after every message")
+    g.add_argument("--log-file-max-size", type=int, default=5 * 1024 * 1024, metavar="BYTES",
+                   help="rotate the --log-file at this size (default 5 MB)")
+    g.add_argument("--log-file-max-files", type=int, default=3, metavar="N",
+                   help="rotated log files kept (default 3)")
+    g.add_argument("--notifications-addr", metavar="ADDR", help="no effect on p4sim")
+    g.add_argument("--restore-state", metavar="FILE", help="no effect on p4sim")
+    g.add_argument("--dump-packet-data", type=int, default=0, metavar="N",
+                   help="log (level info) the first N bytes of every packet received "
+                        "or sent on a port")
+    g.add_argument("-v", "--version", action="store_true", help="print the version")
+    g.add_argument("--json-version", action="store_true",
+                   help="print the BMv2 JSON version supported, <major>.<minor>")
+    g.add_argument("--no-p4", action="store_true",
+                   help="start without a program (push one with P4Runtime)")
+    g.add_argument("--max-port-count", type=int, default=DEFAULT_MAX_PORT_COUNT, metavar="N",
+                   help="most interfaces that may be bound (default %(default)s)")
+    t = parser.add_argument_group("target options (simple_switch_grpc, after '--'; "
+                                  "accepted before it too)")
+    t.add_argument("--load-modules", metavar="SO[,SO...]", help="no effect on p4sim")
+    t.add_argument("--disable-swap", action="store_true", default=None,
+                   help="no effect on p4sim")
+    t.add_argument("--grpc-server-addr", default=DEFAULT_GRPC_ADDR, metavar="HOST:PORT")
+    t.add_argument("--grpc-server-ssl", action="store_true", default=None,
+                   help="no effect on p4sim")
+    t.add_argument("--grpc-server-cacert", metavar="PEM", help="no effect on p4sim")
+    t.add_argument("--grpc-server-cert", metavar="PEM", help="no effect on p4sim")
+    t.add_argument("--grpc-server-key", metavar="PEM", help="no effect on p4sim")
+    t.add_argument("--grpc-server-with-client-auth", action="store_true", default=None,
+                   help="no effect on p4sim")
+    t.add_argument("--cpu-port", type=int, default=None)
+    t.add_argument("--drop-port", type=int, default=DEFAULT_DROP_PORT, metavar="N",
+                   help="egress_spec value that drops a packet (mark_to_drop writes it; "
+                        "default %(default)s)")
+    t.add_argument("--dp-grpc-server-addr", metavar="HOST:PORT", help="no effect on p4sim")
+    t.add_argument("--priority-queues", type=int, default=1)
+    t.add_argument("--max-mc-groups", metavar="N", help="no effect on p4sim")
+    t.add_argument("--max-l1-entries", metavar="N", help="no effect on p4sim")
+    t.add_argument("--max-l2-entries", metavar="N", help="no effect on p4sim")
+    x = parser.add_argument_group("p4sim extensions (not in simple_switch_grpc)")
+    x.add_argument("--queue-depth", type=int, default=64, metavar="PKTS",
+                   help="p4sim extension: egress queue depth (default %(default)s)")
+    x.add_argument("--queue-rate", type=float, default=None, metavar="PPS",
+                   help="p4sim extension: egress queue rate (default unlimited)")
+    x.add_argument("--no-grpc", action="store_true",
+                   help="p4sim extension: do not start the P4Runtime server")
     return parser
+
+
+def version_line() -> str:
+    """What --version prints."""
+    try:
+        from importlib.metadata import version
+        number = version("p4sim")
+    except Exception:  # noqa: BLE001 - not installed as a distribution
+        number = "unknown"
+    return f"{number}-p4sim"
+
+
+def json_version_line() -> str:
+    """What --json-version prints: the newest BMv2 JSON version p4sim was written for."""
+    from p4sim.switch.loader import SUPPORTED_MAJOR
+    return f"{SUPPORTED_MAJOR}.{JSON_MINOR}"
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -86,15 +187,39 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         args = args[:cut] + args[cut + 1:]
     parser = build_parser()
     options = parser.parse_args(args)
+    if options.version or options.json_version:
+        return options
     if options.no_p4 and options.program:
         parser.error("give either --no-p4 or PROG.json, not both")
     ports = [port for port, _iface in options.interface]
     duplicates = sorted({p for p in ports if ports.count(p) > 1})
     if duplicates:
         parser.error(f"port(s) {duplicates} bound twice with -i")
+    if len(ports) > options.max_port_count:
+        parser.error(f"{len(ports)} interfaces bound with -i, more than "
+                     f"--max-port-count {options.max_port_count}")
     if options.cpu_port is not None and options.cpu_port in ports:
         parser.error(f"--cpu-port {options.cpu_port} is also bound to an interface")
+    if options.cpu_port == 0:
+        parser.error("--cpu-port 0 is not a valid value")
+    if not 0 <= options.drop_port < 512:
+        parser.error(f"--drop-port {options.drop_port} does not fit in v1model's 9-bit "
+                     f"egress_spec")
+    if options.drop_port in ports or options.cpu_port == options.drop_port:
+        parser.error(f"port {options.drop_port} is the drop port (--drop-port)")
+    if options.dump_packet_data < 0:
+        parser.error("--dump-packet-data must not be negative")
     return options
+
+
+def notices(options: argparse.Namespace) -> list[str]:
+    """One line per given option that has no effect on p4sim."""
+    lines = []
+    for dest, why in NO_EFFECT.items():
+        if getattr(options, dest) not in (None, False):
+            flag = "--" + dest.replace("_", "-")
+            lines.append(f"p4sim-switch: note: {flag} has no effect on p4sim ({why})")
+    return lines
 
 
 def load_json(path: str) -> dict:
@@ -108,10 +233,28 @@ def load_json(path: str) -> dict:
         raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from exc
 
 
-def configure_logging(options: argparse.Namespace) -> None:
-    level = LOG_LEVELS[options.log_level] if options.log_console else logging.WARNING
-    logging.basicConfig(level=level, stream=sys.stderr,
-                        format="[%(asctime)s] %(levelname)s %(name)s: %(message)s")
+LOG_FORMAT = "[%(asctime)s] %(levelname)s %(name)s: %(message)s"
+
+
+def configure_logging(options: argparse.Namespace) -> list[logging.Handler]:
+    """Console (stderr) and --log-file handlers at --log-level; warnings always reach
+    stderr when the console log is off.  Returns the handlers installed on the root
+    logger (removed and closed by `run` when the switch stops)."""
+    level = LOG_LEVELS[options.log_level]
+    formatter = logging.Formatter(LOG_FORMAT)
+    console = logging.StreamHandler(sys.stderr)
+    console.setLevel(level if options.log_console else logging.WARNING)
+    handlers: list[logging.Handler] = [console]
+    if options.log_file:
+        handlers.append(LogFile(options.log_file, options.log_file_max_size,
+                                options.log_file_max_files, options.log_flush))
+        handlers[-1].setLevel(level)
+    root = logging.getLogger()
+    for handler in handlers:
+        handler.setFormatter(formatter)
+        root.addHandler(handler)
+    root.setLevel(min(h.level for h in handlers))
+    return handlers
 
 
 def _start_p4runtime(switch: Switch, address: str, device_id: int) -> Any:
@@ -127,12 +270,25 @@ def _start_p4runtime(switch: Switch, address: str, device_id: int) -> Any:
 
 def run(options: argparse.Namespace) -> int:
     """Start everything, print readiness, wait for a signal, shut down in reverse."""
-    configure_logging(options)
+    handlers = configure_logging(options)
+    try:
+        return _serve(options)
+    finally:
+        root = logging.getLogger()
+        for handler in handlers:
+            root.removeHandler(handler)
+            handler.close()
+
+
+def _serve(options: argparse.Namespace) -> int:
+    for line in notices(options):
+        print(line, file=sys.stderr, flush=True)
     program = load_json(options.program) if options.program else None
     switch = Switch(device_id=options.device_id, ports=dict(options.interface),
                     cpu_port=options.cpu_port, priority_queues=options.priority_queues,
                     queue_depth=options.queue_depth, queue_rate=options.queue_rate,
-                    pcap_dir=options.pcap)
+                    pcap_dir=options.pcap, dump_packet_data=options.dump_packet_data,
+                    drop_port=options.drop_port)
     if program is not None:
         switch.load_program(program)
     # The program's closures and tables are long-lived: keep the cyclic garbage
@@ -144,14 +300,18 @@ def run(options: argparse.Namespace) -> int:
     control = grpc_server = None
     switch.start()
     try:
-        control = ControlServer(switch, options.thrift_port)
-        control.start()
+        # simple_switch_grpc opens no Thrift port: the control channel only on request.
+        if options.thrift_port is not None:
+            control = ControlServer(switch, options.thrift_port)
+            control.start()
         if not options.no_grpc:
             grpc_server = _start_p4runtime(switch, options.grpc_server_addr, options.device_id)
         ports = ",".join(f"{p}@{i}" for p, i in sorted(switch.ports.items())) or "none"
         grpc = "off" if options.no_grpc else options.grpc_server_addr
-        print(f"p4sim-switch ready: device {options.device_id}, ports {ports}, "
-              f"grpc {grpc}, thrift {control.port}", flush=True)
+        ready = (f"ready: device {options.device_id}, ports {ports}, grpc {grpc}, "
+                 f"thrift {control.port if control else 'off'}")
+        logging.getLogger("p4sim.switch").info("%s", ready)
+        print(f"p4sim-switch {ready}", flush=True)
         while not stop.wait(0.5):
             pass
     finally:
@@ -165,6 +325,9 @@ def run(options: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = parse_args(sys.argv[1:] if argv is None else argv)
+    if options.version or options.json_version:
+        print(version_line() if options.version else json_version_line())
+        return 0
     try:
         return run(options)
     except LoadError as exc:

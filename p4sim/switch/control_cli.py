@@ -10,7 +10,9 @@
             act_prof_add_member_to_group|table_indirect_add[_with_group] ...
   p4sim-cli [--thrift-port N] mc_mgrp_create|mc_node_create|mc_node_associate|... ...
 Without a command, commands are read one per line from standard input, as
-`echo "set_queue_rate 100 1" | simple_switch_CLI` does.
+`echo "set_queue_rate 100 1" | simple_switch_CLI` does.  The switch must have been
+started with `--thrift-port N` (its control channel is closed otherwise, as
+simple_switch_grpc has no Thrift server); N defaults to 9090 here, as in simple_switch_CLI.
 """
 
 from __future__ import annotations
@@ -136,7 +138,9 @@ def run_command(client: ControlClient, words: Sequence[str]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="p4sim-cli", description=__doc__.splitlines()[0])
     parser.add_argument("--thrift-port", type=int, default=DEFAULT_PORT,
-                        help="control channel TCP port on 127.0.0.1 (default %(default)s)")
+                        help="the switch's control channel on 127.0.0.1: the port given "
+                             "to p4sim-switch --thrift-port, which opens none without it "
+                             "(default %(default)s, simple_switch_CLI's)")
     parser.add_argument("--thrift-ip", default="127.0.0.1", help=argparse.SUPPRESS)
     parser.add_argument("command", nargs=argparse.REMAINDER,
                         help="; ".join(USAGE.values()))
@@ -144,7 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         client = ControlClient(options.thrift_port, options.thrift_ip)
     except ControlError as exc:
-        print(f"p4sim-cli: error: {exc}", file=sys.stderr)
+        print(f"p4sim-cli: error: {exc} (was the switch started with --thrift-port "
+              f"{options.thrift_port}?)", file=sys.stderr)
         return 1
     lines = [options.command] if options.command else [
         line.split() for line in sys.stdin if line.strip() and not line.startswith("#")]

@@ -42,9 +42,11 @@ def _set_valid(info: HeaderInfo, siblings: list[int]) -> Prim:
 
 
 class PrimitiveCompiler:
-    def __init__(self, ctx: LoadContext, exprs: ExprCompiler) -> None:
+    def __init__(self, ctx: LoadContext, exprs: ExprCompiler,
+                 drop_port: int = DROP_PORT) -> None:
         self.ctx = ctx
         self.x = exprs
+        self.drop_port = drop_port   # what mark_to_drop writes to egress_spec
         layout = ctx.layout
         self.siblings: dict[int, list[int]] = {}
         for union in layout.unions.values():
@@ -257,9 +259,10 @@ class PrimitiveCompiler:
         espec, mgrp = self.std.get("egress_spec"), self.std.get("mcast_grp")
         if espec is None:
             raise LoadError(where, "mark_to_drop needs standard_metadata.egress_spec", prim)
+        drop_port = self.drop_port
 
         def mark_to_drop(p, a):
-            p.f[espec] = DROP_PORT
+            p.f[espec] = drop_port
             if mgrp is not None:
                 p.f[mgrp] = 0
         return mark_to_drop
@@ -340,7 +343,10 @@ class PrimitiveCompiler:
         length = self._int_param(length_p, where, n_args)
 
         def truncate(p, a):
-            p.arch.truncate_length = length(p, a)
+            # BMv2 (bm_sim Packet::truncate) keeps the smallest length asked for.
+            n = length(p, a)
+            current = p.arch.truncate_length
+            p.arch.truncate_length = n if current is None else min(current, n)
         return truncate
 
     def _p_count(self, prim, where, n_args):

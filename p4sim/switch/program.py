@@ -70,20 +70,23 @@ class Program:
         self._egress: Callable | None = None
         self._espec_slot: int | None = None
         self._mgrp_slot: int | None = None
+        self.drop_port = DROP_PORT   # simple_switch's --drop-port
 
     # --- loading ---------------------------------------------------------------
     @classmethod
     def load(cls, json_obj: dict, *, clock: Callable[[], float] | None = None,
              rng: random.Random | None = None,
-             logger: logging.Logger | None = None) -> "Program":
+             logger: logging.Logger | None = None,
+             drop_port: int = DROP_PORT) -> "Program":
         """Build a program from parsed BMv2 JSON; LoadError quotes any bad fragment.
 
-        `clock` (seconds, monotonic) drives meters and ageing; `rng` drives random().
+        `clock` (seconds, monotonic) drives meters and ageing; `rng` drives random();
+        `drop_port` is the egress_spec that drops a packet (mark_to_drop writes it).
         """
         check_meta(json_obj)
         ctx = LoadContext(json_obj, clock, rng, logger)
         try:
-            return cls._build(ctx)
+            return cls._build(ctx, drop_port)
         except LoadError:
             raise
         except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
@@ -91,9 +94,10 @@ class Program:
                             None) from exc
 
     @classmethod
-    def _build(cls, ctx: LoadContext) -> "Program":
+    def _build(cls, ctx: LoadContext, drop_port: int = DROP_PORT) -> "Program":
         doc = ctx.doc
         prog = cls()
+        prog.drop_port = drop_port
         prog.logger = ctx.logger
         prog.program_name = str(doc.get("program", ""))
         build_layout(ctx)
@@ -101,7 +105,7 @@ class Program:
         hashes = HashRegistry(ctx.rng)
         compile_calculations(ctx, hashes)
         exprs = ExprCompiler(ctx)
-        prims = PrimitiveCompiler(ctx, exprs)
+        prims = PrimitiveCompiler(ctx, exprs, drop_port)
         for action in doc["actions"]:
             fn = compile_action(ctx, prims, action)
             if fn.id in prog.actions:
@@ -210,7 +214,7 @@ class Program:
         pkt.arch.drop_errors.append(message)
         self.logger.warning("packet dropped: %s", message)
         if self._espec_slot is not None:
-            pkt.f[self._espec_slot] = DROP_PORT
+            pkt.f[self._espec_slot] = self.drop_port
         if self._mgrp_slot is not None:
             pkt.f[self._mgrp_slot] = 0
 

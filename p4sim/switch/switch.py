@@ -26,13 +26,14 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Callable
 
+from p4sim.switch.packet_dump import PacketDump
 from p4sim.switch.packet_io import RawPort, open_ports
 from p4sim.switch.pcap import PcapWriter
 from p4sim.switch.pre import PacketReplicationEngine
 from p4sim.switch.program import Program
 from p4sim.switch.stats import SwitchStats
 from p4sim.switch.traffic_manager import TrafficManager
-from p4sim.switch.v1model import INSTANCE_NORMAL, V1ModelPipeline
+from p4sim.switch.v1model import DROP_PORT, INSTANCE_NORMAL, V1ModelPipeline
 
 log = logging.getLogger(__name__)
 
@@ -53,11 +54,14 @@ class Switch:
     def __init__(self, device_id: int = 0, ports: dict[int, str] | None = None,
                  cpu_port: int | None = None, priority_queues: int = 1,
                  queue_depth: int = 64, queue_rate: float | None = None,
-                 pcap_dir: str | None = None) -> None:
+                 pcap_dir: str | None = None, dump_packet_data: int = 0,
+                 drop_port: int = DROP_PORT) -> None:
         self.device_id = device_id
+        self.drop_port = drop_port   # egress_spec that drops (simple_switch's --drop-port)
         self.ports: dict[int, str] = dict(ports or {})
         self.cpu_port = cpu_port
         self.pcap_dir = pcap_dir
+        self.dump_packet_data = dump_packet_data   # bytes of each port frame to log
         self.pre = PacketReplicationEngine()
         self.stats = SwitchStats()
         self._tm = TrafficManager(priority_queues, queue_depth, queue_rate)
@@ -75,8 +79,8 @@ class Switch:
         self._digest_listeners: list[DigestListener] = []
         self._raw_ports: dict[int, RawPort] = {}
         self._tx_pending: list[tuple[RawPort, bytes]] = []   # sent at the end of a batch
-        self._pcaps_in: dict[int, PcapWriter] = {}
-        self._pcaps_out: dict[int, PcapWriter] = {}
+        self._pcaps_in: dict[int, PcapWriter | PacketDump] = {}
+        self._pcaps_out: dict[int, PcapWriter | PacketDump] = {}
         self._wake_fd = -1
         self._sleeping = False
         self._stopping = False
@@ -90,7 +94,8 @@ class Switch:
         The new program is built before anything is swapped, so a JSON that fails to
         load (LoadError) leaves the running program untouched.
         """
-        program = Program.load(json_obj) if json_obj is not None else None
+        program = (Program.load(json_obj, drop_port=self.drop_port)
+                   if json_obj is not None else None)
         with self._config_lock:
             dropped = self._tm.clear()
             if dropped:
@@ -395,13 +400,25 @@ class Switch:
 
     # -- files and sockets ------------------------------------------------------------------
     def _open_pcaps(self) -> None:
-        if not self.pcap_dir:
+        """Per-port taps: pcap files (--pcap) and/or packet dumps (--dump-packet-data)."""
+        dump = self.dump_packet_data
+        if not self.pcap_dir and not dump:
             return
-        directory = Path(self.pcap_dir)
-        directory.mkdir(parents=True, exist_ok=True)
+        directory = Path(self.pcap_dir) if self.pcap_dir else None
+        if directory is not None:
+            directory.mkdir(parents=True, exist_ok=True)
         for port, iface in sorted(self.ports.items()):
-            self._pcaps_in[port] = PcapWriter(directory / f"{iface}_in.pcap")
-            self._pcaps_out[port] = PcapWriter(directory / f"{iface}_out.pcap")
+            pcap_in = pcap_out = None
+            if directory is not None:
+                pcap_in = PcapWriter(directory / f"{iface}_in.pcap")
+                pcap_out = PcapWriter(directory / f"{iface}_out.pcap")
+            tap_in: PcapWriter | PacketDump | None = pcap_in
+            tap_out: PcapWriter | PacketDump | None = pcap_out
+            if dump:
+                tap_in = PacketDump(port, True, dump, pcap_in)
+                tap_out = PacketDump(port, False, dump, pcap_out)
+            if tap_in is not None and tap_out is not None:
+                self._pcaps_in[port], self._pcaps_out[port] = tap_in, tap_out
 
     def _close_io(self) -> None:
         for raw in self._raw_ports.values():

@@ -2,11 +2,12 @@
 
 After ingress (simple_switch's order): I2E clone -> digests -> resubmit, else
 multicast, else drop on the drop port, else unicast.  After egress: E2E clone ->
-drop on the drop port -> checksum update and deparse -> truncate -> recirculate, else
-transmit.  instance_type: 0 normal, 1 ingress clone, 2 egress clone, 4 recirculated,
-5 multicast replica, 6 resubmitted.  As in BMv2, copies that re-enter ingress or egress
-(clones, resubmits, recirculations) start with all metadata zeroed except the fields of
-the preserved field list.
+drop on the drop port -> checksum update and deparse -> recirculate, else truncate and
+transmit (truncate() binds only the packet it was called for: replicas, clones and
+recirculated copies are new packets, as in BMv2).  instance_type: 0 normal, 1 ingress
+clone, 2 egress clone, 4 recirculated, 5 multicast replica, 6 resubmitted.  As in BMv2,
+copies that re-enter ingress or egress (clones, resubmits, recirculations) start with
+all metadata zeroed except the fields of the preserved field list.
 
 This module holds no thread or queue of its own: the Switch gives it a traffic manager,
 the PRE, a clock and a `V1ModelHost` for everything that leaves the pipeline.
@@ -65,6 +66,7 @@ class V1ModelPipeline:
         self._log_window_ns = -(1 << 62)
         self._logged = self._suppressed = 0
         self._in_egress = False
+        self._drop_port = getattr(program, "drop_port", DROP_PORT)   # --drop-port
 
     def _set(self, pkt: Any, name: str, value: int) -> None:
         """Write one standard_metadata field if the program has it (cold paths)."""
@@ -111,7 +113,7 @@ class V1ModelPipeline:
             self._multicast(pkt, mgid, len(data), 0, now_ns)
             return
         egress_spec = f[std.egress_spec]
-        if egress_spec == DROP_PORT:
+        if egress_spec == self._drop_port:
             self.stats.ingress_drops += 1
             return
         if std.instance_type is not None:
@@ -161,14 +163,16 @@ class V1ModelPipeline:
                 return
             if arch.clone_session is not None:
                 self._egress_clone(pkt, length, now_ns)
-            if f[std.egress_spec] == DROP_PORT:
+            if f[std.egress_spec] == self._drop_port:
                 self.stats.egress_drops += 1
                 return
             data = program.finish_egress_side(pkt)
             if arch.drop_errors:
                 self._pipeline_error("deparser", port, None, "; ".join(arch.drop_errors))
                 return
-            limit = arch.truncate_length
+            # truncate() only shortens this packet's transmission: BMv2 recirculates a
+            # fresh copy of the deparsed packet, which does not inherit the length.
+            limit = None if arch.recirculate_field_list is not None else arch.truncate_length
             if clone_truncate and (limit is None or clone_truncate < limit):
                 limit = clone_truncate
             if limit is not None and limit < len(data):
@@ -211,6 +215,7 @@ class V1ModelPipeline:
                    now_ns: int) -> None:
         for port, rid in self.pre.replicas(mgid):
             copy = pkt.copy()
+            copy.arch.truncate_length = None   # a new packet in BMv2: truncate() stays behind
             self._set(copy, "egress_rid", rid)
             self.stats.replicas += 1
             self._enqueue(port, (copy, length, truncate), now_ns)

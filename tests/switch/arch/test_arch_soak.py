@@ -105,7 +105,8 @@ def test_soak_with_garbage_runts_and_jumbo_frames():
     rng = random.Random(1234)
     with Netns(f"pp-{os.getpid()}-soak", [1, 2, 3, 4]) as ns:
         switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "-i", "3@s3", "-i", "4@s4",
-                                  str(P4C_OUT / "l3_lpm.json"), "--no-grpc"])
+                                  str(P4C_OUT / "l3_lpm.json"), "--no-grpc",
+                                  "--thrift-port", "9090"])
         with ControlClient.from_socket(ns.tcp_connect(9090)) as client:
             client.call("table_add", table="ipv4_lpm", action="forward",
                         keys=["10.0.0.0/8"], args=["2", "0x0a0b", "0x0c0d"])

@@ -37,8 +37,13 @@ def stf_pairs(name: str) -> list[tuple[int, bytes, int | None, bytes | None]]:
     return [tuple(p) for p in pairs]
 
 
+# The control channel opens only with --thrift-port (simple_switch_grpc opens none).
+CONTROL_PORT = 9090
+CONTROL = ["--thrift-port", str(CONTROL_PORT)]
+
+
 def control(ns: Netns) -> ControlClient:
-    return ControlClient.from_socket(ns.tcp_connect(9090))
+    return ControlClient.from_socket(ns.tcp_connect(CONTROL_PORT))
 
 
 def wait_for_stats(client: ControlClient, condition, timeout: float = 5.0) -> dict:
@@ -60,7 +65,7 @@ def l3_routes(client: ControlClient) -> None:
 
 def test_forwarding_through_interfaces_matches_bmv2(tmp_path):
     with private_netns("fwd", [1, 2, 3, 4]) as ns:
-        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "-i", "3@s3", "-i", "4@s4",
+        switch = ns.start_switch([*CONTROL, "-i", "1@s1", "-i", "2@s2", "-i", "3@s3", "-i", "4@s4",
                                   str(P4C_OUT / "l3_lpm.json"), "--no-grpc"])
         assert "ports 1@s1,2@s2,3@s3,4@s4" in switch.ready_line
         with control(ns) as client:
@@ -82,7 +87,7 @@ def test_forwarding_through_interfaces_matches_bmv2(tmp_path):
 def test_bad_frames_never_stall_other_ports():
     _in, good, _out, expected = stf_pairs("l3_lpm")[0]
     with private_netns("bad", [1, 2, 3]) as ns:
-        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "-i", "3@s3",
+        switch = ns.start_switch([*CONTROL, "-i", "1@s1", "-i", "2@s2", "-i", "3@s3",
                                   str(P4C_OUT / "l3_lpm.json"), "--no-grpc"])
         with control(ns) as client:
             l3_routes(client)
@@ -108,7 +113,7 @@ def test_bad_frames_never_stall_other_ports():
 
 def test_queue_held_at_known_rate_shows_depth_and_delay():
     with private_netns("queue", [1, 2]) as ns:
-        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "--no-grpc",
+        switch = ns.start_switch([*CONTROL, "-i", "1@s1", "-i", "2@s2", "--no-grpc",
                                   str(P4C_OUT / "stack_and_queues.json")])
         with control(ns) as client:
             client.call("table_add", table="fwd", action="forward", keys=["1"], args=["2"])
@@ -132,7 +137,7 @@ def test_higher_priority_drains_first(tmp_path):
     program = tmp_path / "priority.json"
     program.write_text(json.dumps(priority_program()))
     with private_netns("prio", [1, 2]) as ns:
-        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", str(program), "--",
+        switch = ns.start_switch([*CONTROL, "-i", "1@s1", "-i", "2@s2", str(program), "--",
                                   "--no-grpc", "--priority-queues", "2"])
         with control(ns) as client:
             client.call("table_add", table="fwd", action="forward", keys=["1"], args=["2"])
@@ -150,7 +155,7 @@ def test_higher_priority_drains_first(tmp_path):
 def test_pcap_files_and_clean_sigterm(tmp_path):
     _in, good, _out, expected = stf_pairs("l3_lpm")[0]
     with private_netns("pcap", [1, 2]) as ns:
-        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "--pcap", str(tmp_path),
+        switch = ns.start_switch([*CONTROL, "-i", "1@s1", "-i", "2@s2", "--pcap", str(tmp_path),
                                   str(P4C_OUT / "l3_lpm.json"), "--no-grpc"])
         with control(ns) as client:
             l3_routes(client)
@@ -195,7 +200,7 @@ def test_p4runtime_server_starts_by_default_and_stops_on_sigterm():
 def test_multicast_and_mirroring_through_interfaces():
     payload = "AA" * 16
     with private_netns("mcast", [1, 2, 3, 4]) as ns:
-        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "-i", "3@s3", "-i", "4@s4",
+        switch = ns.start_switch([*CONTROL, "-i", "1@s1", "-i", "2@s2", "-i", "3@s3", "-i", "4@s4",
                                   str(P4C_OUT / "replication.json"), "--no-grpc"])
         socks = {port: ns.host_socket(port) for port in (1, 2, 3, 4)}
         with control(ns) as client:
@@ -222,7 +227,7 @@ def test_multicast_and_mirroring_through_interfaces():
 def test_vlan_tags_reach_the_pipeline_intact():
     """The kernel strips received 802.1Q tags into metadata; the switch puts them back."""
     with private_netns("vlan", [1, 2]) as ns:
-        switch = ns.start_switch(["-i", "1@s1", "-i", "2@s2", "--no-grpc",
+        switch = ns.start_switch([*CONTROL, "-i", "1@s1", "-i", "2@s2", "--no-grpc",
                                   str(P4C_OUT / "stack_and_queues.json")])
         with control(ns) as client:
             client.call("table_add", table="fwd", action="forward", keys=["1"], args=["2"])
