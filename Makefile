@@ -21,7 +21,7 @@ PROGRAMS := $(basename $(notdir $(wildcard p4src/*.p4)))
 P4_DEPS  := $(shell find p4src/include -name '*.p4' 2>/dev/null)
 OUTPUTS  := $(foreach p,$(PROGRAMS),build/$(p).json build/$(p).p4info.txtpb)
 
-.PHONY: all install build test test-unit test-ptf run bench clean evidence
+.PHONY: all install build test test-unit test-ptf run bench check clean evidence
 
 all: build
 
@@ -30,7 +30,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e .
+	$(VENV)/bin/pip install --quiet -e '.[dev]'
 	touch $@
 
 build: $(OUTPUTS)
@@ -39,6 +39,10 @@ build: $(OUTPUTS)
 build/%.json build/%.p4info.txtpb &: p4src/%.p4 $(P4_DEPS) | $(STAMP)
 	@mkdir -p build
 	$(P4C) --arch v1model -o build/$*.json --p4runtime-files build/$*.p4info.txtpb $<
+
+# Static type check of p4sim, control and endpoints (settings: pyproject.toml [tool.mypy]).
+check: $(STAMP)
+	$(VENV)/bin/mypy
 
 test: test-unit test-ptf
 

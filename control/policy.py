@@ -233,7 +233,7 @@ def _read_partition(r: Reader, ctx: _Context) -> Partition | None:
             members.append(ref)
     vlan = r.integer("vlan", 1, 4094, required=False)
     r.reject_unknown()
-    if None in (pid, name):
+    if pid is None or name is None:
         return None
     return Partition(pid, name, tuple(members), vlan)
 
@@ -320,12 +320,14 @@ def _read_thresholds(r: Reader, ctx: _Context, extra: tuple[str, ...] = ()) -> T
 
 
 def _read_trim_class(r: Reader) -> TrimClass | None:
-    cls = TrimClass(r.integer("dscp", 0, 63, required=False, default=DSCP_TRIMMABLE),
-                    r.integer("length", 42, 0xFFFF, required=False, default=64),
-                    r.integer("trimmed_dscp", 0, 63, required=False, default=DSCP_TRIMMED),
-                    r.integer("queue", 0, 7, required=False, default=7))
+    dscp = r.integer("dscp", 0, 63, required=False, default=DSCP_TRIMMABLE)
+    length = r.integer("length", 42, 0xFFFF, required=False, default=64)
+    trimmed_dscp = r.integer("trimmed_dscp", 0, 63, required=False, default=DSCP_TRIMMED)
+    queue = r.integer("queue", 0, 7, required=False, default=7)
     r.reject_unknown()
-    return None if None in (cls.dscp, cls.length, cls.trimmed_dscp, cls.queue) else cls
+    if dscp is None or length is None or trimmed_dscp is None or queue is None:
+        return None
+    return TrimClass(dscp, length, trimmed_dscp, queue)
 
 
 def _read_credit(r: Reader) -> CreditPolicy:
@@ -339,11 +341,11 @@ def _read_credit(r: Reader) -> CreditPolicy:
         b.reject_unknown()
         if low is not None and high is not None and low > high:
             r.problems.add(f"credit.bands[{i}]", f"min_depth {low} > max_depth {high}")
-        elif None not in (low, high, shift):
+        elif low is not None and high is not None and shift is not None:
             bands.append(CreditBand(low, high, shift))
-    for i, a in enumerate(bands):
-        for j, b in enumerate(bands[:i]):
-            if a.min_depth <= b.max_depth and b.min_depth <= a.max_depth:
+    for i, band in enumerate(bands):
+        for j, other in enumerate(bands[:i]):
+            if band.min_depth <= other.max_depth and other.min_depth <= band.max_depth:
                 r.problems.add(f"credit.bands[{i}]", f"depths overlap credit.bands[{j}]")
     r.reject_unknown()
     return CreditPolicy(pps, burst or 64, tuple(bands))

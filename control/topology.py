@@ -35,6 +35,7 @@ gateway ``GATEWAY_IP`` (a static ARP entry and an onlink default route).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from control.config_reader import Reader, load_document
 from control.errors import ProblemList
@@ -198,9 +199,14 @@ def _read_switch(r: Reader) -> Switch | None:
         r.problems.add(f"{r.where}.grpc", f"{grpc!r} must be HOST:PORT")
         grpc = None
     r.reject_unknown()
-    if None in (name, device_id, grpc, role, node_id, cpu_port):
+    if (name is None or device_id is None or grpc is None or role is None
+            or node_id is None or cpu_port is None):
         return None
     return Switch(name, device_id, grpc, role, node_id, cpu_port)
+
+
+# What _read_endpoint builds: a Host or the Collector (the same five fields).
+_Endpoint = TypeVar("_Endpoint", Host, Collector)
 
 
 def _read_host(r: Reader) -> Host | None:
@@ -211,8 +217,7 @@ def _read_collector(r: Reader) -> Collector | None:
     return _read_endpoint(r, Collector, r.string("name", required=False, default="collector"))
 
 
-def _read_endpoint(r: Reader, cls: type[Host] | type[Collector], name: str | None
-                   ) -> Host | Collector | None:
+def _read_endpoint(r: Reader, cls: type[_Endpoint], name: str | None) -> _Endpoint | None:
     """The fields hosts and the collector share (address and attachment), after the
     name, which only a host must give."""
     ip = r.ipv4("ip")
@@ -220,13 +225,13 @@ def _read_endpoint(r: Reader, cls: type[Host] | type[Collector], name: str | Non
     switch = r.string("switch")
     port = r.integer("port", 0, MAX_PORT)
     r.reject_unknown()
-    if None in (name, ip, mac, switch, port):
+    if name is None or ip is None or mac is None or switch is None or port is None:
         return None
     return cls(name, ip, mac, switch, port)
 
 
 def _read_link(r: Reader, index: int, problems: ProblemList) -> Link | None:
-    ends = []
+    ends: list[tuple[str, int] | None] = []
     for side in ("a", "b"):
         text = r.string(side)
         if text is None:
@@ -240,9 +245,10 @@ def _read_link(r: Reader, index: int, problems: ProblemList) -> Link | None:
             ends.append((sw, int(port_text)))
     rate = r.number("rate_pps", 1, 1e9, required=False)
     r.reject_unknown()
-    if None in ends:
+    a_end, b_end = ends
+    if a_end is None or b_end is None:
         return None
-    (a_sw, a_port), (b_sw, b_port) = ends
+    (a_sw, a_port), (b_sw, b_port) = a_end, b_end
     return Link(a_sw, a_port, b_sw, b_port, rate)
 
 

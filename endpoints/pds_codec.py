@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import SimpleNamespace
+from typing import Any, Mapping
 
-from scapy.fields import BitField, ConditionalField, Field
+from scapy.fields import AnyField, BitField, ConditionalField
 from scapy.packet import Packet
 
 from control.layers import (
@@ -41,7 +42,7 @@ class _FieldSlot:
     mask: int       # unshifted: (1 << width) - 1
 
 
-def _field_bits(field: Field) -> int:
+def _field_bits(field: AnyField) -> int:
     if isinstance(field, ConditionalField):
         field = field.fld
     if isinstance(field, BitField):
@@ -49,7 +50,7 @@ def _field_bits(field: Field) -> int:
     return field.sz * 8
 
 
-def _built(layer: type[Packet], fixed: dict[str, int], name: str, value: int) -> int:
+def _built(layer: type[Packet], fixed: Mapping[str, Any], name: str, value: int) -> int:
     """The layer built with one field set, as a number; a build of another length
     than the template's is flagged by a leading 1 bit beyond it."""
     packet = layer(**fixed)
@@ -68,14 +69,15 @@ class HeaderCodec:
 
     def __init__(self, layer: type[Packet], **fixed: int) -> None:
         self.layer = layer
-        self.fixed = dict(fixed)
-        template = bytes(layer(**fixed))
+        # Any, as scapy's Packet takes field keywords (an int could otherwise be _pkt).
+        self.fixed: dict[str, Any] = dict(fixed)
+        template = bytes(layer(**self.fixed))
         self.length = len(template)
         self._template = int.from_bytes(template, "big")
         self._slots: dict[str, _FieldSlot] = {}
-        for field in layer(**fixed).fields_desc:
+        for field in layer(**self.fixed).fields_desc:
             if field.name in fixed or (isinstance(field, ConditionalField)
-                                       and not field._evalcond(layer(**fixed))):
+                                       and not field._evalcond(layer(**self.fixed))):
                 continue
             all_ones = (1 << _field_bits(field)) - 1
             probe = _built(layer, fixed, field.name, all_ones)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from operator import itemgetter
 from types import MappingProxyType
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
 
 from control.collector.layout import HeaderLayout
 from control.collector.report import FlowKey, ReportDecodeError, TelemetryReport
@@ -49,7 +49,13 @@ _SPLIT_WORDS: Mapping[str, tuple[tuple[str, int, int], ...]] = MappingProxyType(
 _HOP_FIELDS = tuple(f.name for f in dataclass_fields(IntHop))
 
 
-def record_builder(cls: type) -> Callable[..., object]:
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+_Record = TypeVar("_Record", bound="DataclassInstance")
+
+
+def record_builder(cls: type[_Record]) -> Callable[..., _Record]:
     """Positional constructor of a frozen dataclass that fills ``__dict__`` in one step,
     as ``copy.copy`` does, instead of the generated ``__init__``'s one
     ``object.__setattr__`` per field: half the cost of a hop. Falls back to the class
@@ -59,10 +65,10 @@ def record_builder(cls: type) -> Callable[..., object]:
         return cls
     new, zipped = object.__new__, zip
 
-    def build(*values: object) -> object:
+    def build(*values: object) -> _Record:
         if len(values) != len(names):
             return cls(*values)  # the class's own error for a wrong argument count
-        record = new(cls)
+        record: _Record = new(cls)
         record.__dict__.update(zipped(names, values))
         return record
     return build
@@ -103,6 +109,7 @@ def _hop_plan(instructions: int) -> HopPlan:
             if shift is None:
                 sources[target] = index
             else:
+                assert mask is not None  # _SPLIT_WORDS gives a shift and a mask together
                 splits.append((index, shift, mask))
                 sources[target] = -len(splits)  # resolved below, once the record length is known
     absent = len(codes)

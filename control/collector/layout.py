@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scapy.fields import Field, _BitField
+from scapy.fields import AnyField, Field, _BitField, _FieldContainer
 from scapy.packet import Packet
 
 _UNSIGNED_STRUCT_CODES = "BHIQ"
@@ -69,10 +69,12 @@ class HeaderLayout:
         return tuple([(value >> shift) & mask for shift, mask in zip(self.shifts, self.masks)])
 
 
-def _fixed_width(layer: type[Packet], field: Field) -> int | None:
+def _fixed_width(layer: type[Packet], field: AnyField) -> int | None:
     """Bits of a fixed-width unsigned field; None for the first variable-size one."""
     if isinstance(field, _BitField):
         return field.size
+    if isinstance(field, _FieldContainer):  # conditional, padded, ...: not a fixed field
+        return None
     if field.islist or type(field).getfield is not Field.getfield:
         return None
     if field.fmt[-1] not in _UNSIGNED_STRUCT_CODES:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable
+from typing import Callable, Mapping, Sequence
 
 from control.collector.receiver import ReceiverStats
 from control.collector.store import Store
@@ -33,7 +33,7 @@ class Exposition:
         self._lines: list[str] = []
 
     def family(self, name: str, kind: str, help_text: str,
-               samples: list[tuple[str, dict[str, object], float]]) -> None:
+               samples: Sequence[tuple[str, Mapping[str, object], float]]) -> None:
         """``samples``: (suffix such as "" or "_sum", labels, value)."""
         self._lines.append(f"# HELP {name} {help_text}")
         self._lines.append(f"# TYPE {name} {kind}")

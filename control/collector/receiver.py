@@ -139,7 +139,7 @@ class ReportReceiver:
         return reports
 
     def _drain(self) -> list[tuple[bytes, tuple[str, int]]]:
-        datagrams = []
+        datagrams: list[tuple[bytes, tuple[str, int]]] = []
         while len(datagrams) < BATCH:
             try:
                 datagrams.append(self._sock.recvfrom(65535))

@@ -134,7 +134,8 @@ class Store:
                 "SELECT h.report_id, h.node_id, h.ingress_port, h.egress_port FROM hops h "
                 "JOIN reports r ON r.id = h.report_id WHERE r.received >= ? "
                 "ORDER BY h.report_id, h.position", (_since(since),))
-            current, hops = None, []
+            hops: list[tuple[int | None, int | None, int | None]] = []
+            current = None
             for report_id, node, ingress, egress in rows:
                 if report_id != current:
                     if current is not None:

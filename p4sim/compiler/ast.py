@@ -17,11 +17,11 @@ from p4sim.compiler.errors import SourceSpan
 # come from Node rather than being generated per class: the 80 classes then cost half
 # as much to create, which is a noticeable part of the compiler's start-up. The
 # inherited methods behave exactly like the generated ones.
-_NodeClass = TypeVar("_NodeClass", bound=type)
+_NodeClass = TypeVar("_NodeClass")
 
 
 @dataclass_transform(frozen_default=True, eq_default=False, field_specifiers=(field,))
-def node(cls: _NodeClass) -> _NodeClass:
+def node(cls: type[_NodeClass]) -> type[_NodeClass]:
     """Declare a node class (a frozen dataclass; type checkers see its fields)."""
     return dataclass(frozen=True, eq=False, repr=False)(cls)
 
@@ -373,6 +373,27 @@ class ExitStatement(Statement):
 @node
 class ReturnStatement(Statement):
     value: Expression | None = None
+
+
+@node
+class ForStatement(Statement):
+    """``for (init; cond; updates) body``: ``init`` holds declarations and assignments,
+    ``updates`` assignments and calls; ``cond`` None loops until a ``break``."""
+
+    init: tuple[Statement, ...]
+    cond: Expression | None
+    updates: tuple[Statement, ...]
+    body: Statement
+
+
+@node
+class BreakStatement(Statement):
+    pass
+
+
+@node
+class ContinueStatement(Statement):
+    pass
 
 
 # --------------------------------------------------------------------------- declarations

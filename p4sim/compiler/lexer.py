@@ -87,6 +87,7 @@ class Lexer:
         at_line_start, space_before = True, False
         for match in _TOKEN_RE.finditer(text):
             kind = match.lastgroup
+            assert kind is not None  # every alternative of _TOKEN_RE is a named group
             start = match.start(kind)
             if start != match.start():
                 space_before = True

@@ -2,6 +2,8 @@
 stacks, type parameters and type arguments."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError
 from p4sim.compiler.parser_base import ParserBase
@@ -13,6 +15,10 @@ TYPE_KEYWORDS = frozenset({"bit", "int", "varbit", "bool", "string", "void", "er
 
 class TypeRules(ParserBase):
     """Mixin: needs ``_parse_expression`` from the expression rules."""
+
+    if TYPE_CHECKING:  # defined by ExpressionRules, a subclass of this one
+        def _parse_expression(self) -> ast.Expression: ...
+        def _parse_primary(self) -> ast.Expression: ...
 
     def _at_type_start(self, offset: int = 0) -> bool:
         """Whether a type can begin here, judging by the first token(s)."""

@@ -3,7 +3,7 @@ expansion and ``defined`` replacement; names left over count as 0)."""
 from __future__ import annotations
 
 from p4sim.compiler.errors import CompileError, SourceSpan
-from p4sim.compiler.tokens import IDENT, INTEGER, KEYWORD, Token
+from p4sim.compiler.tokens import IDENT, INTEGER, KEYWORD, IntValue, Token
 
 # Binary operators by precedence level, loosest first.
 _LEVELS: tuple[tuple[str, ...], ...] = (
@@ -72,7 +72,8 @@ class _ConditionParser:
         if tok.text == "+":
             return self._unary()
         if tok.kind == INTEGER:
-            return tok.value.value  # type: ignore[union-attr]
+            assert isinstance(tok.value, IntValue)  # the lexer gives INTEGER tokens one
+            return tok.value.value
         if tok.kind in (IDENT, KEYWORD):
             return 0
         raise CompileError(tok.span, f"unexpected '{tok.text}' in #if expression")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 from json.encoder import encode_basestring_ascii as _quote
 
 _INDENT = "  "
@@ -30,9 +31,10 @@ def dumps_indented(document: object) -> str:
     return "".join(parts)
 
 
-def _write(value: object, newline: str, out: list[str]) -> None:
+def _write(value: Any, newline: str, out: list[str]) -> None:
     # ``type(x) is`` rather than isinstance: subclasses (bool is an int!) and exotic
-    # types take the slow path, which is always right.
+    # types take the slow path, which is always right. ``value`` is Any: any JSON-like
+    # value, told apart by ``kind`` (which mypy does not narrow on).
     kind = type(value)
     if kind is str:
         out.append(_quote(value))
@@ -42,7 +44,7 @@ def _write(value: object, newline: str, out: list[str]) -> None:
             return
         inner = newline + _INDENT
         separator = "{" + inner
-        for key, item in value.items():  # type: ignore[attr-defined]
+        for key, item in value.items():
             if type(key) is not str:
                 raise _Unsupported
             out.append(separator)
@@ -57,20 +59,20 @@ def _write(value: object, newline: str, out: list[str]) -> None:
             return
         inner = newline + _INDENT
         separator = "[" + inner
-        for item in value:  # type: ignore[attr-defined]
+        for item in value:
             out.append(separator)
             _write(item, inner, out)
             separator = "," + inner
         out.append(newline + "]")
     elif kind is int:
-        out.append(int.__repr__(value))  # type: ignore[arg-type]
+        out.append(int.__repr__(value))
     elif value is True:
         out.append("true")
     elif value is False:
         out.append("false")
     elif value is None:
         out.append("null")
-    elif kind is float and math.isfinite(value):  # type: ignore[arg-type]
-        out.append(float.__repr__(value))  # type: ignore[arg-type]
+    elif kind is float and math.isfinite(value):
+        out.append(float.__repr__(value))
     else:
         raise _Unsupported

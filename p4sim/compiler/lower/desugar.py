@@ -31,6 +31,6 @@ def switch_to_ifs(s: ast.SwitchStatement) -> ast.Statement | None:
         if cond is not None:
             conds.append((cond, body))
     stmt: ast.Statement | None = default_body
-    for cond, body in reversed(conds):
-        stmt = ast.IfStatement(cond, body, stmt, span=cond.span)
+    for cond, then in reversed(conds):
+        stmt = ast.IfStatement(cond, then, stmt, span=cond.span)
     return stmt

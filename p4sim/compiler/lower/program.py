@@ -129,9 +129,13 @@ def _with_constructor_args(decl, scope: Scope, args) -> Scope:
     inner = scope.child(scope.prefix)
     ex = ExprLowerer(scope)
     for p, a in zip(params, bound):
+        if a is None:  # an omitted @optional parameter: a constructor needs them all
+            raise CompileError(decl.span, f"'{decl.name}': missing constructor argument "
+                               f"'{p.name}'")
         val = ex.lower_typed(a, ex.resolve(p.type))
         if not val.is_const:
             raise CompileError(a.span, "constructor arguments must be constants")
+        assert val.type is not None  # lower_typed gives a value of the parameter's type
         inner.declare(p.name, ConstBinding(val.const, val.type))
     return inner
 

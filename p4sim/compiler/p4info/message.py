@@ -12,7 +12,8 @@ from typing import Any
 
 from p4sim.compiler.p4info.schema import MESSAGES, Field
 
-_DEFAULTS = {"string": "", "int": 0, "bool": False}
+# Keyed by Field.kind (a name or an IntEnum class); the enums default to 0.
+_DEFAULTS: dict[object, object] = {"string": "", "int": 0, "bool": False}
 
 
 class Message:
@@ -42,7 +43,7 @@ class Message:
             elif field.kind == "message":
                 values[name] = Message(field.of)
             else:
-                return _DEFAULTS.get(field.kind, 0)  # type: ignore[arg-type]
+                return _DEFAULTS.get(field.kind, 0)
         return values[name]
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -118,7 +119,7 @@ def _print(message: Message, indent: str, out: list[str]) -> None:
                 _print_message(field.name, item, indent, out, always=field.repeated)
         elif field.repeated:
             out.extend(f"{indent}{field.name}: {_scalar(field, item)}\n" for item in value)
-        elif field.oneof or value != _DEFAULTS.get(field.kind, 0):  # type: ignore[arg-type]
+        elif field.oneof or value != _DEFAULTS.get(field.kind, 0):
             out.append(f"{indent}{field.name}: {_scalar(field, value)}\n")
 
 

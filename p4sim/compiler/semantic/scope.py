@@ -14,7 +14,7 @@ from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.limits import MAX_STACK_SIZE, MAX_WIDTH
 from p4sim.compiler.semantic.operators import wrap
 from p4sim.compiler.semantic.types import (
-    BitsT, BlockT, BoolT, EnumT, ErrorT, ExternT, FieldT, HeaderT, IntT, MatchKindT,
+    AggregateT, BitsT, BlockT, BoolT, EnumT, ErrorT, ExternT, FieldT, HeaderT, IntT, MatchKindT,
     P4Type, StackT, StringT, StructT, TupleT, TypeVarT, UnionT, VarbitT, VoidT)
 
 
@@ -27,7 +27,7 @@ class TypeBinding:
 class GenericTypeBinding:
     """A struct or header declared with type parameters; specialized where used."""
 
-    decl: ast.Node
+    decl: ast.HeaderDecl | ast.HeaderUnionDecl | ast.StructDecl
     scope: "Scope"
 
 
@@ -40,9 +40,10 @@ class ConstBinding:
 @dataclass(frozen=True)
 class DeclBinding:
     """A declaration that is expanded where it is used (action, function, control,
-    parser, extern, table...), with the scope it was declared in."""
+    parser, extern, table...), with the scope it was declared in. A function or
+    extern function name's overloads are a tuple of their declarations."""
 
-    decl: ast.Node
+    decl: ast.Node | tuple[ast.Node, ...]
     scope: "Scope"
 
 
@@ -162,7 +163,7 @@ def resolve_type(t: ast.Type, scope: Scope, const_eval: ConstEval) -> P4Type:
 def _specialize(binding: GenericTypeBinding, t: ast.NamedType, scope: Scope,
                 const_eval: ConstEval) -> P4Type:
     decl = binding.decl
-    params = decl.type_params  # type: ignore[attr-defined]
+    params = decl.type_params
     if len(t.type_args) != len(params):
         raise CompileError(t.span, f"'{t.name}' needs {len(params)} type argument(s), got "
                            f"{len(t.type_args)}")
@@ -170,11 +171,12 @@ def _specialize(binding: GenericTypeBinding, t: ast.NamedType, scope: Scope,
     inner = binding.scope.child()
     for p, a in zip(params, args):
         inner.declare(p.name, TypeBinding(a))
-    name = f"{decl.name}<{', '.join(a.describe() for a in args)}>"  # type: ignore[attr-defined]
+    name = f"{decl.name}<{', '.join(a.describe() for a in args)}>"
     fields = _fields(decl, inner, const_eval)
-    kind = {ast.HeaderDecl: HeaderT, ast.HeaderUnionDecl: UnionT, ast.StructDecl: StructT}[
-        type(decl)]
-    return kind(name, fields, decl.annotations)  # type: ignore[attr-defined]
+    kinds: dict[type[ast.Node], type[AggregateT]] = {
+        ast.HeaderDecl: HeaderT, ast.HeaderUnionDecl: UnionT, ast.StructDecl: StructT}
+    kind = kinds[type(decl)]
+    return kind(name, fields, decl.annotations)
 
 
 @dataclass
