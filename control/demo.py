@@ -250,11 +250,12 @@ def _print_report(receiver: ReportReceiver, store: Store) -> int:
     print()
     stats = receiver.stats
     print(f"collector: {stats.decoded} telemetry reports decoded, {stats.malformed} malformed")
-    if stats.decoded == 0:
+    report = receiver.first_report  # set before the first report is counted
+    if stats.decoded == 0 or report is None:
         print("no telemetry report arrived", file=sys.stderr)
         return 1
     print("one decoded report:")
-    print(describe(receiver.first_report))
+    print(describe(report))
     for summary in store.hop_summaries():
         print(f"node {summary.node_id}: {summary.samples} samples, mean hop latency "
               f"{summary.mean_latency:.0f} us, max queue {summary.max_queue} packets")

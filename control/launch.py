@@ -605,7 +605,8 @@ def main(argv: list[str] | None = None) -> int:
     up (and program it), print where everything is, keep it until Ctrl-C."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m control.launch", description=main.__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m control.launch",  # no docstring with -OO
+                                     description=main.__doc__.splitlines()[0] if main.__doc__ else None)
     parser.add_argument("topology")
     parser.add_argument("--policy", help="run fabricctl with this policy once the switches listen")
     parser.add_argument("--collector-db", help="run the collector, storing reports in this SQLite file")

@@ -307,6 +307,7 @@ def decode_int(packet: Packet, int_dscps: Iterable[int] = (DSCP_INT,)) -> Packet
     data = bytes(l4.payload)
     copy = packet.copy()
     copy_l4 = copy.getlayer(type(l4))
+    assert copy_l4 is not None  # a copy has the layers of the original
     copy_l4.remove_payload()
     copy_l4.add_payload(IntShim(data, _underlayer=copy_l4))
     return copy

@@ -11,6 +11,7 @@ to, with `enter_namespace`).  Everything is deleted on exit, also on failure.
 from __future__ import annotations
 
 import ctypes
+import io
 import os
 import select
 import signal
@@ -161,7 +162,7 @@ class SwitchProcess:
 
     def _read_stderr(self) -> None:
         stream = self.process.stderr
-        assert stream is not None
+        assert isinstance(stream, io.BufferedReader)  # Popen(stderr=PIPE), default buffering
         for chunk in iter(lambda: stream.read1(65536), b""):
             self._stderr += chunk
 

@@ -177,8 +177,16 @@ class SwitchAgent:
             raise from_rpc_error("GetForwardingPipelineConfig", err) from None
         return response.config.cookie.cookie if response.config.HasField("cookie") else None
 
+    def _connection(self, rpc: str) -> SwitchConnection:
+        """The current connection; UNAVAILABLE (handled by _run as a lost connection)
+        once it has been dropped, e.g. by stop() after its join timed out."""
+        conn = self._conn
+        if conn is None:
+            raise P4RuntimeError(rpc, grpc.StatusCode.UNAVAILABLE, "not connected")
+        return conn
+
     def _check_health(self) -> None:
-        if self._read_cookie(self._conn) != self._cookie:
+        if self._read_cookie(self._connection("GetForwardingPipelineConfig")) != self._cookie:
             log.warning("%s: pipeline cookie gone (switch restarted?); restoring", self.switch.name)
             self._lose_connection()
 
@@ -218,7 +226,7 @@ class SwitchAgent:
         not) becomes a MODIFY, a DELETE of something absent is done already."""
         failed: dict[int, str] = {}
         try:
-            self._conn.write(batch)
+            self._connection("Write").write(batch)
         except P4RuntimeError as exc:
             if exc.code in _CONNECTION_CODES and not exc.errors:
                 raise
@@ -227,7 +235,7 @@ class SwitchAgent:
                      if code == "ALREADY_EXISTS" and batch[i].type == INSERT]
             if retry:
                 try:
-                    self._conn.write([p4runtime_pb2.Update(type=MODIFY, entity=batch[i].entity) for i in retry])
+                    self._connection("Write").write([p4runtime_pb2.Update(type=MODIFY, entity=batch[i].entity) for i in retry])
                     for i in retry:
                         failed.pop(i)
                 except P4RuntimeError as again:

@@ -114,17 +114,20 @@ def _route_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Rou
                     SELECTOR, member_id(gid, hop.port, copy), "FabricIngress.routing.forward",
                     {"port": hop.port, "src_mac": own_mac, "dst_mac": dst_mac,
                      "member_index": hop.port})))
+        member: int | None = None
+        group: int | None = None
         if route.direct:
-            target = {"member_id": member_id(gid, route.next_hops[0].port)}
+            member = member_id(gid, route.next_hops[0].port)
         else:
             items.append(item(STAGE_GROUP, action_profile_group=names.group(
                 SELECTOR, gid, weighted_members(gid, port_weights))))
             items.append(item(STAGE_TABLE, table_entry=names.table_entry(
                 "FabricIngress.routing.multipath_modes", {"group_id": gid},
                 f"FabricIngress.routing.{MODE_ACTIONS[plan.policy.spray_mode(dest.name)]}")))
-            target = {"group_id": gid}
+            group = gid
         items.append(item(STAGE_TABLE, table_entry=names.table_entry(
-            "FabricIngress.routing.next_hops", {"group_id": gid}, **target)))
+            "FabricIngress.routing.next_hops", {"group_id": gid}, member_id=member,
+            group_id=group)))
         for partition in partitions_reaching(plan, dest):
             items.append(item(STAGE_ROUTE, table_entry=names.table_entry(
                 "FabricIngress.routing.routes", {"partition": partition, "ipv4_dst": f"{dest.ip}/32"},
@@ -232,6 +235,7 @@ def _int_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Route
         return items  # the collector is unreachable from here: no reports
     port, next_mac = toward
     collector = topo.collector
+    assert collector is not None  # collector_exit found the way to it
     items.append(item(STAGE_BASE, packet_replication_engine_entry=pre_entry(clone_session(REPORT_SESSION, port))))
     items.append(item(STAGE_BASE, modify_only=True, table_entry=names.default_entry(
         "FabricEgress.int_egress.int_report.report_encap",

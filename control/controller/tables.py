@@ -7,6 +7,7 @@ collector's SQLite store.
 from __future__ import annotations
 
 import sqlite3
+from typing import Sequence
 
 from p4.v1 import p4runtime_pb2
 
@@ -27,7 +28,7 @@ PORT_COUNTERS = (("rx", "FabricIngress.port_rx"), ("tx", "FabricEgress.port_tx")
                  ("credits dropped", "FabricIngress.credit_marking.credits_dropped"))
 
 
-def format_table(headers: list[str], rows: list[list[object]]) -> str:
+def format_table(headers: list[str], rows: Sequence[Sequence[object]]) -> str:
     """Left-aligned text columns with a rule under the header."""
     cells = [[str(c) for c in row] for row in rows]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
@@ -83,7 +84,7 @@ def show_groups(topo: Topology, policy: Policy, p4info_path: str) -> str:
 
 def show_counters(topo: Topology, p4info_path: str) -> str:
     names = P4Names(load_p4info(p4info_path))
-    rows = []
+    rows: list[Sequence[object]] = []
     for sw in topo.switches:
         ports = sorted(topo.all_ports(sw.name))
         values: dict[str, dict[int, tuple[int, int]]] = {}

@@ -80,6 +80,7 @@ class SwitchConnection:
             yield item
 
     def _read_stream(self) -> None:
+        assert self._stream is not None  # connect() opens it before starting this thread
         try:
             for response in self._stream:
                 kind = response.WhichOneof("update")

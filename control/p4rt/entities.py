@@ -5,7 +5,7 @@ Match values use the shared codec's text forms ('10.0.0.0/8', '0x0a&&&0xff',
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeAlias
 
 from google.protobuf import json_format, text_format
 from p4.config.v1 import p4info_pb2
@@ -188,7 +188,7 @@ def update(kind: int, **entity) -> p4runtime_pb2.Update:
     return p4runtime_pb2.Update(type=kind, entity=p4runtime_pb2.Entity(**entity))
 
 
-PreEntry = p4runtime_pb2.CloneSessionEntry | p4runtime_pb2.MulticastGroupEntry
+PreEntry: TypeAlias = p4runtime_pb2.CloneSessionEntry | p4runtime_pb2.MulticastGroupEntry
 
 
 def pre_entry(entry: PreEntry) -> p4runtime_pb2.PacketReplicationEngineEntry:

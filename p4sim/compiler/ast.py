@@ -37,7 +37,7 @@ class Node:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._compared() == other._compared()  # type: ignore[attr-defined]
+        return self._compared() == other._compared()
 
     def __hash__(self) -> int:
         return hash(self._compared())

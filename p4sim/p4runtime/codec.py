@@ -259,6 +259,7 @@ def encode_field_match(field_id: int, match: Match,
         fm.range.low = encode_int(match.low, bitwidth)
         fm.range.high = encode_int(match.high, bitwidth)
     elif isinstance(match, OptionalMatch):
+        assert match.value is not None  # None is the wildcard, handled above
         fm.optional.value = encode_int(match.value, bitwidth)
     else:
         raise CodecError(f"not a match value: {match!r}")
@@ -280,6 +281,7 @@ def format_match(match: Match, bitwidth: int, style: str = "auto") -> str:
         return (f"{format_value(match.low, bitwidth, style)}.."
                 f"{format_value(match.high, bitwidth, style)}")
     if isinstance(match, OptionalMatch):
+        assert match.value is not None  # None is the wildcard, handled above
         return format_value(match.value, bitwidth, style)
     raise CodecError(f"not a match value: {match!r}")
 

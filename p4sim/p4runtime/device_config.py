@@ -28,6 +28,7 @@ def bmv2_json_bytes(data: bytes) -> bytes:
     device_data = None
     for number, wire_type, value in fields:
         if number == DEVICE_DATA and wire_type == 2:
+            assert isinstance(value, tuple)  # a length-delimited field's (start, end)
             device_data = data[value[0]:value[1]]
         elif not ((number == REASSIGN and wire_type == 0)
                   or (number == EXTRAS and wire_type == 2)):

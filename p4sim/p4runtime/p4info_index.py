@@ -7,7 +7,7 @@ in O(1) and raises NOT_FOUND with the offending ID otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from p4.config.v1 import p4info_pb2
 
@@ -101,7 +101,8 @@ class P4InfoIndex:
 
     def _check_unique_ids(self) -> None:
         seen: dict[int, str] = {}
-        groups = [self.tables.values(), self.actions.values()]
+        groups: list[Iterable[TableInfo | ActionInfo]] = [self.tables.values(),
+                                                          self.actions.values()]
         for group in groups:
             for obj in group:
                 if obj.id in seen:

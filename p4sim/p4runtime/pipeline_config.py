@@ -4,7 +4,7 @@ fully qualified name, key layout and parameter count."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from p4.config.v1 import p4info_pb2
 
@@ -12,7 +12,9 @@ from p4sim.p4runtime.errors import invalid
 from p4sim.p4runtime.p4info_index import P4InfoIndex
 
 if TYPE_CHECKING:   # the switch program is imported when a pipeline is loaded
-    from p4sim.switch.program import Program
+    from p4sim.switch.program import Program, RuntimeState
+
+_T = TypeVar("_T")
 
 
 def parse_device_config(data: bytes) -> dict:
@@ -38,13 +40,13 @@ def load_program(json_obj: dict) -> Program:
         raise invalid(f"the BMv2 JSON does not load: {exc}") from None
 
 
-def _require(collection: dict, name: str, kind: str) -> object:
+def _require(collection: dict[str, _T], name: str, kind: str) -> _T:
     if name not in collection:
         raise invalid(f"P4Info {kind} '{name}' is not in the BMv2 JSON")
     return collection[name]
 
 
-def check_binding(index: P4InfoIndex, runtime) -> None:
+def check_binding(index: P4InfoIndex, runtime: RuntimeState) -> None:
     """INVALID_ARGUMENT unless the P4Info describes the loaded program."""
     for table in index.tables.values():
         tr = _require(runtime.tables, table.name, "table")

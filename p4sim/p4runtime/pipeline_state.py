@@ -8,11 +8,16 @@ those mappings for one committed pipeline and is thrown away with it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
 from p4sim.p4runtime.p4info_index import P4InfoIndex
+
+if TYPE_CHECKING:  # annotations only: no import of the switch (or cycle) at run time
+    from p4sim.p4runtime.entities.oneshot import OneShot
+    from p4sim.switch.program import RuntimeState
 
 
 @dataclass
@@ -43,7 +48,7 @@ class PipelineState:
     device_config: bytes
     cookie: p4runtime_pb2.ForwardingPipelineConfig.Cookie | None
     index: P4InfoIndex
-    runtime: object  # p4sim.switch RuntimeState of the loaded program
+    runtime: RuntimeState  # of the loaded program
     entry_extras: dict[tuple[str, int], EntryExtras] = field(default_factory=dict)
     profiles: dict[str, ProfileIds] = field(default_factory=dict)
     # Multicast groups made to serve multi-replica clone sessions: session -> group.
@@ -53,7 +58,7 @@ class PipelineState:
     # Multicast group entries as written (metadata etc.): group -> entry.
     mcast_entries: dict[int, p4runtime_pb2.MulticastGroupEntry] = field(default_factory=dict)
     # One-shot action sets: (table, entry handle) -> hidden group and members.
-    oneshots: dict[tuple[str, int], object] = field(default_factory=dict)
+    oneshots: dict[tuple[str, int], OneShot] = field(default_factory=dict)
     # Digest configuration per digest ID.
     digest_configs: dict[int, p4runtime_pb2.DigestEntry.Config] = field(default_factory=dict)
 

@@ -133,6 +133,12 @@ class P4RuntimeServer:
                                  "no forwarding pipeline config has been set")
         return self._state
 
+    def _require_handlers(self) -> EntityHandlers:
+        """The committed pipeline's entity handlers (FAILED_PRECONDITION before one)."""
+        self._require_state()
+        assert self._handlers is not None  # _install sets them together with the state
+        return self._handlers
+
     def _to_primaries(self, message: p4runtime_pb2.StreamMessageResponse) -> None:
         for session in self.arbitrator.primaries():
             session.send(message)
@@ -184,9 +190,9 @@ class P4RuntimeServer:
                 self._reconcile_same_program(config, index)
                 return
             if action == Action.RECONCILE_AND_COMMIT and self._state is not None:
-                carried = reconcile.snapshot(self._handlers, self._state.index)
+                carried = reconcile.snapshot(self._require_handlers(), self._state.index)
                 self._commit(config, json_obj)
-                dropped = reconcile.replay(self._handlers, carried)
+                dropped = reconcile.replay(self._require_handlers(), carried)
                 log.info("reconcile: carried %d entities over, dropped %d",
                          len(carried) - dropped, dropped)
                 return
@@ -211,8 +217,8 @@ class P4RuntimeServer:
 
     def _reconcile_same_program(self, config, index) -> None:
         """Same device config: keep every entry, take the new P4Info and cookie."""
-        pipeline_config.check_binding(index, self._state.runtime)
-        old = self._state
+        old = self._require_state()
+        pipeline_config.check_binding(index, old.runtime)
         state = PipelineState(
             p4info=config.p4info, device_config=config.p4_device_config,
             cookie=config.cookie if config.HasField("cookie") else None,
@@ -260,17 +266,17 @@ class P4RuntimeServer:
         self.arbitrator.check_primary(
             request.role, request.election_id if request.HasField("election_id") else None)
         with self._lock:
-            self._require_state()
-            return [self._handlers.write(update) for update in request.updates]
+            handlers = self._require_handlers()
+            return [handlers.write(update) for update in request.updates]
 
     def read(self, request: p4runtime_pb2.ReadRequest) -> list[bytes]:
         """Serialized ReadResponses (READ_CHUNK entities each) answering a request."""
         self._check_device(request.device_id)
         entities: list[bytes] = []
         with self._lock:
-            self._require_state()
+            handlers = self._require_handlers()
             for entity in request.entities:
-                self._handlers.read(entity, entities.append)
+                handlers.read(entity, entities.append)
         return [wire.read_response(entities[start:start + READ_CHUNK])
                 for start in range(0, max(len(entities), 1), READ_CHUNK)]
 

@@ -150,6 +150,7 @@ def encode_match_key_bytes(table: TableInfo, params: list[rt.MatchParam]) -> lis
                 mf.id, "range", codec.encode_int(match.low, width),
                 codec.encode_int(match.high, width)))
         else:
+            assert match.value is not None  # an optional wildcard was skipped above
             out.append(wire.encode_field_match(mf.id, "optional",
                                                codec.encode_int(match.value, width)))
     return out

@@ -44,6 +44,7 @@ def _varint(buf: bytes, pos: int) -> tuple[int, int]:
 def _fields(buf: bytes, pos: int, end: int):
     """(field number, wire type, value) triples; value is an int for varints and a
     (start, end) pair for length-delimited fields."""
+    value: int | tuple[int, int]
     try:
         while pos < end:
             key, pos = _varint(buf, pos)
@@ -535,10 +536,13 @@ def encode_field_match(field_id: int, kind: str, a: bytes, b: bytes | int | None
         body = _ld(1, a)
         number = 2
     elif kind == "lpm":
+        assert isinstance(b, int)  # the prefix length
         body, number = _ld(1, a) + _vi(2, b), 4
     elif kind == "ternary":
+        assert b is not None and not isinstance(b, int)  # the mask
         body, number = _ld(1, a) + _ld(2, b), 3
     elif kind == "range":
+        assert b is not None and not isinstance(b, int)  # the high end
         body, number = _ld(1, a) + _ld(2, b), 6
     else:
         body, number = _ld(1, a), 7

@@ -99,11 +99,11 @@ class P4simTarget:
 
     def read_counter(self, name: str, index: int) -> tuple[int, int]:
         with _refused():
-            return tuple(self._runtime().counters[name].read(index))  # type: ignore[return-value]
+            return tuple(self._runtime().counters[name].read(index))
 
     def read_direct_counter(self, table: str, handle: int) -> tuple[int, int]:
         with _refused():
-            return tuple(self._runtime().tables[table].read_direct_counter(handle))  # type: ignore[return-value]
+            return tuple(self._runtime().tables[table].read_direct_counter(handle))
 
     def write_counter(self, name: str, index: int, byte_count: int, packets: int) -> None:
         with _refused():

@@ -197,8 +197,10 @@ class ActionProfileRuntime:
         """Per packet: the member an entry points to, or the one the selector picks."""
         if member is not None:
             return self._members.get(member)
-        grp = self._groups.get(group)
+        grp = self._groups.get(group) if group is not None else None
         if grp is None or not grp.slots:
             return None
         slots = grp.slots
-        return slots[self.selector(p) % len(slots)]
+        selector = self.selector
+        assert selector is not None  # groups exist only with a selector (_check_selector)
+        return slots[selector(p) % len(slots)]

@@ -46,10 +46,10 @@ def compile_buf_builder(ctx: LoadContext, inputs: list, where: str) -> BufBuilde
             value = parse_hexstr(item.get("value"), where, item) & ((1 << width) - 1)
             items.append(("c", value, width))
         elif kind == "header":
-            info = ctx.layout.header_by_name.get(item.get("value"))
-            if info is None:
+            header = ctx.layout.header_by_name.get(item.get("value"))
+            if header is None:
                 raise LoadError(where, f"unknown header {item.get('value')!r}", item)
-            items.append(("h", info))
+            items.append(("h", header))
         elif kind == "payload":
             with_payload = True
         else:
@@ -135,16 +135,18 @@ class Calculation:
         self.build = build
         self.fn = fn
         self.algo = algo
+        # packet -> hash value; the two checksum fast paths below replace the general one
+        self.compute: Callable[[Any], int] = self._compute
         as_int = getattr(build, "as_int", None)
         one_header = getattr(build, "one_header", None)
         if one_header is not None and algo in ("csum16", "cksum16"):
-            self.compute = _header_csum16(*one_header)  # type: ignore[method-assign]
+            self.compute = _header_csum16(*one_header)
         elif as_int is not None and algo in ("csum16", "cksum16"):
             def compute_csum(p) -> int:
                 return csum16_of_int(*as_int(p))
-            self.compute = compute_csum  # type: ignore[method-assign]
+            self.compute = compute_csum
 
-    def compute(self, p) -> int:
+    def _compute(self, p: Any) -> int:
         return self.fn(self.build(p))
 
 

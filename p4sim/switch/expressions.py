@@ -6,7 +6,7 @@ closures returning a HeaderInfo; field lvalues to (slot closure, width).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, TypeGuard
 
 from p4sim.switch.errors import LoadError, PipelineFault
 from p4sim.switch.loader import LoadContext, parse_hexstr
@@ -42,7 +42,15 @@ def _const(value: Any) -> Expr:
     return const
 
 
-def is_const(fn: Expr) -> bool:
+class ConstExpr(Protocol):
+    """An expression closure made by _const: its value is known at load time."""
+
+    constant: Any
+
+    def __call__(self, p: Any, a: Any, /) -> Any: ...
+
+
+def is_const(fn: Expr) -> TypeGuard[ConstExpr]:
     return hasattr(fn, "constant")
 
 
@@ -234,7 +242,7 @@ class ExprCompiler:
                     if not 0 <= i < size:
                         raise PipelineFault(f"index {i} out of bounds for stack {stack.name}")
                     return infos[i]
-                deref.sample = infos[0]  # type: ignore[attr-defined] - all share one type
+                deref.sample = infos[0]  # type: ignore[attr-defined]  # all share one type
                 return deref
         raise LoadError(where, "expected a header", node)
 
@@ -323,7 +331,9 @@ class ExprCompiler:
                 return lambda p, a: p.f[vslot] == 1
             return lambda p, a: p.f[header(p, a).valid_slot] == 1
         if name == "valid_union":
-            union = self.ctx.layout.unions.get((right or {}).get("value"))
+            union_name = (right or {}).get("value")
+            union = self.ctx.layout.unions.get(union_name) if isinstance(union_name, str) \
+                else None
             if union is None:
                 raise LoadError(where, "valid_union needs a header_union", op)
             vslots = [self.ctx.layout.header_by_id[h].valid_slot for h in union.header_ids]
@@ -347,6 +357,8 @@ class ExprCompiler:
             offset = right
             width = self._access_field_widths(header, offset, where, op)
             sample = getattr(header, "static", None) or getattr(header, "sample", None)
+            # _access_field_widths refused a non-int offset and a header without a sample
+            assert isinstance(offset, int) and sample is not None
             if sample.signed[offset]:
                 top, full = 1 << (width - 1), 1 << width
 

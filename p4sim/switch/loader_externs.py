@@ -49,6 +49,7 @@ def build_externs(ctx: LoadContext) -> None:
         for el in require(ll, "elements", f"learn_lists[{name}]", list):
             value = el.get("value") if isinstance(el, dict) else None
             slot, _, _, _ = field_slot(ctx, value, f"learn_lists[{name}]", el)
+            assert value is not None  # field_slot accepted it: [header, field]
             slots.append(slot)
             names.append((value[0], value[1]))
         ctx.learn_lists[ll_id] = (name, slots)

@@ -12,7 +12,7 @@ from p4sim.switch.loader import LoadContext, parse_hexstr, require
 from p4sim.switch.loader_layout import field_slot
 from p4sim.switch.primitives import ActionFn
 from p4sim.switch.runtime_api import (
-    ExactParam, LpmParam, RangeParam, TableError, TernaryParam, ValidParam)
+    ExactParam, LpmParam, MatchParam, RangeParam, TableError, TernaryParam, ValidParam)
 from p4sim.switch.tables import KeyElement, TableAction, TableRuntime
 
 Node = Callable[[Any], Any]
@@ -25,7 +25,11 @@ class Links:
     __slots__ = ("hit", "miss", "empty", "true", "false")
 
     def __init__(self) -> None:
-        self.hit = self.miss = self.empty = self.true = self.false = None
+        self.hit: Node | None = None
+        self.miss: Node | None = None
+        self.empty: Node | None = None
+        self.true: Node | None = None
+        self.false: Node | None = None
 
 
 class PipelineBuilder:
@@ -107,7 +111,7 @@ class PipelineBuilder:
         ttype = tbl.get("type", "simple")
         if ttype in ("indirect", "indirect_ws"):
             pname = tbl.get("action_profile")
-            profile = self.profiles.get(pname)
+            profile = self.profiles.get(pname) if isinstance(pname, str) else None
             if profile is None:
                 raise LoadError(where, f"unknown action_profile {pname!r}", tbl)
             if ttype == "indirect_ws" and not profile.has_selector:
@@ -176,7 +180,7 @@ class PipelineBuilder:
         nodes[name] = _table_node(rt, key_fn, links, hit_miss, meter_slot, meter_bytes)
 
     def _const_entry(self, rt: TableRuntime, entry: dict, by_id: dict, where: str) -> None:
-        params = []
+        params: list[MatchParam] = []
         for mk in require(entry, "match_key", where, list):
             kind = mk.get("match_type") if isinstance(mk, dict) else None
             if kind == "exact":
@@ -224,7 +228,8 @@ class PipelineBuilder:
 
     def build_action_call(self, call: dict, nodes: dict[str, Node]) -> None:
         name = require(call, "name", "action_calls", str)
-        fn = self.actions.get(call.get("action_id"))
+        action_id = call.get("action_id")
+        fn = self.actions.get(action_id) if isinstance(action_id, int) else None
         if fn is None:
             raise LoadError(f"action_call {name}", "unknown action_id", call)
         links = Links()

@@ -188,8 +188,9 @@ class ParserCompiler:
             for fn, sh, m in readers:
                 k |= (fn(p, None) & m) << sh
             return k
-        if len(readers) == 1 and getattr(readers[0][0], "slot", None) is not None:
-            key_slot = readers[0][0].slot  # a plain unsigned field: no masking needed
+        only_slot = getattr(readers[0][0], "slot", None) if len(readers) == 1 else None
+        if only_slot is not None:
+            key_slot = only_slot  # a plain unsigned field: no masking needed
 
             def padded_key(p) -> int:  # noqa: F811 - the one-field fast path
                 return p.f[key_slot]
@@ -219,8 +220,8 @@ class ParserCompiler:
                 if vset is None:
                     raise LoadError(where, f"unknown parse_vset {tr.get('value')!r}", tr)
                 mask = tr.get("mask")
-                m = parse_hexstr(mask, where, tr) if mask is not None else None
-                cases.append(("vset", vset, m, target))
+                vset_mask = parse_hexstr(mask, where, tr) if mask is not None else None
+                cases.append(("vset", vset, vset_mask, target))
             else:
                 raise LoadError(where, "transition type must be default, hexstr or parse_vset", tr)
         no_match = self.no_match
@@ -305,6 +306,8 @@ class ParserCompiler:
             src_json = params[1]
             if isinstance(src_json, dict) and src_json.get("type") == "lookahead":
                 value = src_json.get("value")
+                if not isinstance(value, list) or len(value) != 2:
+                    raise LoadError(where, "lookahead needs [offset, width]", src_json)
                 src = _lookahead(value[0], value[1], self.too_short)
             else:
                 src = self.x.data(src_json, where)

@@ -436,7 +436,7 @@ class PrimitiveCompiler:
         (offset_p,) = self._params(prim, where, 1)
         offset = self._int_param(offset_p, where, n_args)
         fn = lambda p, a: offset(p, a)  # noqa: E731
-        fn.jump = "always"  # type: ignore[attr-defined]
+        fn.jump = "always"
         return fn
 
     def _p_jump_if_zero(self, prim, where, n_args):
@@ -446,7 +446,7 @@ class PrimitiveCompiler:
 
         def jump_if_zero(p, a):
             return offset(p, a) if not cond(p, a) else None
-        jump_if_zero.jump = "if_zero"  # type: ignore[attr-defined]
+        jump_if_zero.jump = "if_zero"
         return jump_if_zero
 
 

@@ -396,12 +396,15 @@ class TableRuntime:
             entry = self._get(handle)
             if config is not None:
                 validate_config(config)
+            assert entry.meter is not None  # has_direct_meter: every entry has a meter
             entry.meter.configure(config, self._clock() * 1e6)
 
     def get_direct_meter_config(self, handle: int) -> MeterConfig | None:
         with self._lock:
             self._need_direct_meter()
-            return self._get(handle).meter.config
+            meter = self._get(handle).meter
+            assert meter is not None  # has_direct_meter: every entry has a meter
+            return meter.config
 
     def _need_direct_counter(self) -> None:
         if not self.has_direct_counter:

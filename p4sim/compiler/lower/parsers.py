@@ -98,7 +98,7 @@ def inline_subparser_call(lw: Lowering, state: ast.ParserState, stmts: list[ast.
     if index is None:
         return None
     call = stmts[index].call  # type: ignore[attr-defined]
-    sub: SubParser = _subparser_call(stmts[index], scope)  # type: ignore[assignment]
+    sub: SubParser = _subparser_call(stmts[index], scope)
     # Variables the state declares before the call stay in scope for the call's
     # arguments and for the rest of the state after it: declare them up front.
     scope, before = _hoist_state_locals(lw, scope, list(stmts[:index]))

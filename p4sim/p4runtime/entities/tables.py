@@ -2,7 +2,7 @@
 "Constant Tables", "Direct Resources", "Wildcard Reads")."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
@@ -14,6 +14,9 @@ from p4sim.p4runtime.errors import Code, P4RuntimeError, invalid, not_found
 from p4sim.p4runtime.p4info_index import TableInfo
 from p4sim.p4runtime.pipeline_state import EntryExtras, PipelineState
 from p4sim.switch.runtime_api import EntryView
+
+if TYPE_CHECKING:
+    from p4sim.switch.tables import TableRuntime
 
 Update = p4runtime_pb2.Update
 Scope = p4info_pb2.ActionRef.Scope
@@ -34,7 +37,7 @@ class TableEntries:
         self.state = state
 
     # -- helpers -----------------------------------------------------------------------
-    def _table(self, table_id: int) -> tuple[TableInfo, object]:
+    def _table(self, table_id: int) -> tuple[TableInfo, TableRuntime]:
         info = self.state.index.table(table_id)
         try:
             return info, self.state.runtime.tables[info.name]
@@ -260,7 +263,7 @@ class TableEntries:
             raise _denied(f"action '{action.name}' is @tableonly in '{info.name}'")
         table.set_default_action(action.name, args)
 
-    def locate(self, entry: p4runtime_pb2.TableEntry) -> tuple[TableInfo, object, int]:
+    def locate(self, entry: p4runtime_pb2.TableEntry) -> tuple[TableInfo, TableRuntime, int]:
         """(table info, table runtime, handle) of the entry a direct resource names."""
         info, table = self._table(entry.table_id)
         if entry.is_default_action:
@@ -274,7 +277,7 @@ class TableEntries:
         return info, table, handle
 
     def views(self, query: p4runtime_pb2.TableEntry
-              ) -> Iterator[tuple[TableInfo, object, int, p4runtime_pb2.TableEntry]]:
+              ) -> Iterator[tuple[TableInfo, TableRuntime, int, p4runtime_pb2.TableEntry]]:
         """(info, table, entry message) of every entry a direct-resource read selects."""
         table_ids = [query.table_id] if query.table_id else list(self.state.index.tables)
         for table_id in table_ids:

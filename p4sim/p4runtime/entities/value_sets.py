@@ -63,6 +63,7 @@ class ValueSets:
             shift -= field.bitwidth
             full = (1 << field.bitwidth) - 1
             v, m = (value >> shift) & full, (mask >> shift) & full
+            match: codec.Match
             if field.match_type == MatchType.TERNARY:
                 match = codec.TernaryMatch(v, m)
             elif field.match_type == MatchType.LPM:
