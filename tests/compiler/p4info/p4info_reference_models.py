@@ -1,5 +1,5 @@
 """ControlPlaneModels written by hand for the four reference programs in
-shared/reference/p4, listing objects in the order p4c emits them."""
+tests/real_toolchain/p4, listing objects in the order p4c emits them."""
 from __future__ import annotations
 
 
