@@ -20,7 +20,7 @@ from p4sim.stf.entries import ResolvedAction, ResolvedEntry, ResolvedKey
 from p4sim.stf.errors import TargetUnavailable
 from p4sim.netns import NetnsError
 from p4sim.stf.target import TargetCommandError
-from p4sim.stf.veth_ports import VethPorts
+from p4sim.stf.veth_ports import VethPacketIO, VethPorts
 
 SWITCH_BINARY = "simple_switch"
 CLI_BINARY = "simple_switch_CLI"
@@ -39,7 +39,7 @@ def check_bmv2_available() -> None:
         raise TargetUnavailable("--target bmv2-thrift needs root (it creates a network namespace and veth pairs)")
 
 
-class Bmv2Target:
+class Bmv2Target(VethPacketIO):
     """simple_switch with one veth pair per STF port, in namespace ``st<pid>``."""
 
     def __init__(self, program: dict[str, Any], ports: list[int]) -> None:
@@ -156,17 +156,6 @@ class Bmv2Target:
         self._cli(f"register_reset {name}")
 
     # --- packets ---------------------------------------------------------------------
-
-    def send(self, port: int, data: bytes) -> None:
-        assert self._ports is not None
-        self._ports.send(port, data)
-
-    def wait_idle(self) -> None:
-        assert self._ports is not None
-        self._ports.wait_quiet()
-
-    def outputs(self) -> list[tuple[int, bytes]]:
-        return self._ports.outputs() if self._ports is not None else []
 
     def close(self) -> None:
         if self._process is not None and self._process.poll() is None:

@@ -41,7 +41,7 @@ from p4sim.stf.ns_relay import NamespaceRelay
 from p4sim.stf.p4rt_pre import P4RuntimeReplication
 from p4sim.stf.program_info import ProgramInfo
 from p4sim.stf.target import ProgramLoadFailed, TargetCommandError
-from p4sim.stf.veth_ports import QUIET_PERIOD_S, VethPorts
+from p4sim.stf.veth_ports import QUIET_PERIOD_S, VethPacketIO, VethPorts
 from p4sim.switch.pre import PreError
 from p4sim.switch.pre_commands import MulticastNodes
 
@@ -74,7 +74,7 @@ def cpu_port_for(ports: list[int]) -> int:
     raise TargetUnavailable("every port number 1..510 is an STF port: no CPU port left")
 
 
-class GrpcTarget:
+class GrpcTarget(VethPacketIO):
     """$SWITCH in namespace ``sg<pid>``, configured over P4Runtime."""
 
     def __init__(self, json_text: str, p4info: p4info_pb2.P4Info, info: ProgramInfo,
@@ -328,17 +328,6 @@ class GrpcTarget:
         self._write_register(f"resetting register {name}", name, None, 0)
 
     # --- packets ---------------------------------------------------------------------
-
-    def send(self, port: int, data: bytes) -> None:
-        assert self._ports is not None
-        self._ports.send(port, data)
-
-    def wait_idle(self) -> None:
-        assert self._ports is not None
-        self._ports.wait_quiet()
-
-    def outputs(self) -> list[tuple[int, bytes]]:
-        return self._ports.outputs() if self._ports is not None else []
 
     def close(self) -> None:
         self._stop.set()

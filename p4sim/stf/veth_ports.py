@@ -103,3 +103,21 @@ class VethPorts:
         for sock in self._sockets.values():
             sock.close()
         self.namespace.close()
+
+
+class VethPacketIO:
+    """The packet half of an STF target whose ports are veths (``self._ports``): the
+    P4Runtime and the Thrift BMv2 targets send, wait and collect the same way."""
+
+    _ports: VethPorts | None
+
+    def send(self, port: int, data: bytes) -> None:
+        assert self._ports is not None
+        self._ports.send(port, data)
+
+    def wait_idle(self) -> None:
+        assert self._ports is not None
+        self._ports.wait_quiet()
+
+    def outputs(self) -> list[tuple[int, bytes]]:
+        return self._ports.outputs() if self._ports is not None else []

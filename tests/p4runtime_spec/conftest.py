@@ -13,6 +13,7 @@ import shutil
 
 import pytest
 
+from frames import Wire
 from spec_client import Client
 from spec_target import SwitchUnderTest, compile_program, make_log_dir
 
@@ -54,3 +55,11 @@ def client(switch, program):
     c.set_pipeline(program)
     yield c
     c.close()
+
+
+@pytest.fixture
+def wire(switch):
+    """The test's side of the switch's veths: frames in, frames out."""
+    w = Wire(switch)
+    yield w
+    w.close()

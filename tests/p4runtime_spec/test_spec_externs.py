@@ -8,18 +8,11 @@ import pytest
 from p4.v1 import p4runtime_pb2
 
 from entries import action, entry, exact, lpm, optional
-from frames import Wire, ethernet, ipv4
+from frames import ethernet, ipv4
 from spec_client import read_or_unimplemented, rpc_code, update, write_codes
 
 OUT_OF_RANGE = grpc.StatusCode.OUT_OF_RANGE.value[0]
 UNIMPLEMENTED = grpc.StatusCode.UNIMPLEMENTED.value[0]
-
-
-@pytest.fixture
-def wire(switch):
-    w = Wire(switch)
-    yield w
-    w.close()
 
 
 def wait_for(read, predicate, timeout: float = 10.0):

@@ -7,17 +7,10 @@ import pytest
 from p4.v1 import p4runtime_pb2
 
 from entries import entry, exact
-from frames import HOST_MAC, Wire, ethernet
+from frames import HOST_MAC, ethernet
 from spec_client import update, write_codes
 
 UNIMPLEMENTED = grpc.StatusCode.UNIMPLEMENTED.value[0]
-
-
-@pytest.fixture
-def wire(switch):
-    w = Wire(switch)
-    yield w
-    w.close()
 
 
 def test_digest_list_after_config_and_ack(client, program, wire):

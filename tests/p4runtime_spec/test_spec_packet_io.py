@@ -3,15 +3,8 @@ and packet replication (PRE multicast groups, clone sessions)."""
 import pytest
 from p4.v1 import p4runtime_pb2
 
-from frames import Wire, ethernet
+from frames import ethernet
 from spec_client import read_or_unimplemented, update
-
-
-@pytest.fixture
-def wire(switch):
-    w = Wire(switch)
-    yield w
-    w.close()
 
 
 

@@ -33,7 +33,16 @@ from p4sim.switch.table_commands import table_add_request
 HELP_DIR = Path(__file__).resolve().parents[1] / "real_toolchain" / "toolchain"
 SWITCH = str(Path(sys.executable).with_name("p4sim-switch"))
 L3_LPM = reference_dir() / "p4c-out" / "l3_lpm.json"
-needs_netns = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
+
+
+@pytest.fixture
+def netns_ready() -> None:
+    """A namespace test needs root and `ip netns`; without them it fails, saying so."""
+    if not can_run():
+        pytest.fail("needs root and ip netns: run the tests as root", pytrace=False)
+
+
+needs_netns = pytest.mark.usefixtures("netns_ready")
 
 
 @dataclass(frozen=True)
