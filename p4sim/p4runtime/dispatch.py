@@ -2,6 +2,7 @@
 every failure into a P4RuntimeError with the status code the spec prescribes."""
 from __future__ import annotations
 
+import logging
 from typing import Callable
 
 from p4.v1 import p4runtime_pb2
@@ -21,6 +22,7 @@ from p4sim.switch.pre import PreError
 from p4sim.switch.runtime_api import TableError
 
 UNSPECIFIED = p4runtime_pb2.Update.Type.Value("UNSPECIFIED")
+log = logging.getLogger(__name__)
 
 
 def as_p4runtime_error(exc: Exception) -> P4RuntimeError:
@@ -89,6 +91,9 @@ class EntityHandlers:
             return None
         except (P4RuntimeError, TableError, codec.CodecError, PreError) as exc:
             return as_p4runtime_error(exc)
+        except Exception as exc:  # noqa: BLE001 - a bug of ours fails this update only
+            log.exception("update failed")
+            return P4RuntimeError(Code.INTERNAL, f"{type(exc).__name__}: {exc}")
 
     def read(self, entity: p4runtime_pb2.Entity, emit: Callable[[bytes], None]) -> None:
         """Hand `emit` the serialized Entity of everything one (possibly wildcard)
@@ -110,3 +115,8 @@ class EntityHandlers:
                 emit(out.SerializeToString())
         except (TableError, codec.CodecError, PreError) as exc:
             raise as_p4runtime_error(exc) from None
+        except P4RuntimeError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bug of ours fails this read only
+            log.exception("read failed")
+            raise P4RuntimeError(Code.INTERNAL, f"{type(exc).__name__}: {exc}") from None

@@ -16,9 +16,10 @@ import threading
 from concurrent import futures
 
 import grpc
+from google.protobuf.message import DecodeError
 from p4.v1 import p4runtime_pb2
 
-from p4sim.p4runtime import device_config, pipeline_config, reconcile, wire
+from p4sim.p4runtime import pipeline_config, reconcile, wire
 from p4sim.p4runtime.arbitration import Arbitrator, Session
 from p4sim.p4runtime.controller_packets import ControllerHeader
 from p4sim.p4runtime.digest_stream import DigestStreamer
@@ -26,6 +27,7 @@ from p4sim.p4runtime.dispatch import EntityHandlers
 from p4sim.p4runtime.errors import Code, P4RuntimeError, batch_status, invalid
 from p4sim.p4runtime.idle_timeout import IdleTimeoutMonitor
 from p4sim.p4runtime.pipeline_state import PipelineState
+from p4sim.p4runtime.saved_pipeline import SavedPipeline
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +73,7 @@ class P4RuntimeServer:
         self._lock = threading.RLock()
         self._state: PipelineState | None = None
         self._handlers: EntityHandlers | None = None
-        self._saved: tuple[p4runtime_pb2.ForwardingPipelineConfig, dict] | None = None
+        self._saved: SavedPipeline | None = None   # VERIFY_AND_SAVE until COMMIT
         self._packet_in: ControllerHeader | None = None
         self._packet_out: ControllerHeader | None = None
         self._digests: DigestStreamer | None = None
@@ -157,72 +159,77 @@ class P4RuntimeServer:
     # -- pipeline config -----------------------------------------------------------------
     def set_pipeline(self, request: p4runtime_pb2.SetForwardingPipelineConfigRequest
                      ) -> None:
+        """Every check runs before anything changes: a refused config leaves the
+        running pipeline (and a saved one) as it was."""
         self._check_device(request.device_id)
         self.arbitrator.check_primary(
             request.role, request.election_id if request.HasField("election_id") else None)
         action = request.action
         if action == Action.UNSPECIFIED:
             raise invalid("SetForwardingPipelineConfig action is UNSPECIFIED")
+        if action not in Action.Action.values():
+            raise invalid(f"unknown SetForwardingPipelineConfig action {action}")
         with self._lock:
             if action == Action.COMMIT:
-                if self._saved is None:
-                    raise P4RuntimeError(Code.FAILED_PRECONDITION,
-                                         "COMMIT without a config saved by VERIFY_AND_SAVE")
-                config, json_obj = self._saved
-                self._commit(config, json_obj)
-                self._saved = None
+                self._commit_saved(request)
                 return
             if not request.HasField("config"):
                 raise invalid("the request has no config")
-            config = request.config
-            index = pipeline_config.check_p4info(config.p4info)
-            json_obj = pipeline_config.parse_device_config(
-                device_config.bmv2_json_bytes(config.p4_device_config))
-            program = pipeline_config.load_program(json_obj)
-            pipeline_config.check_binding(index, program.runtime)
+            verified = _verify(request.config)
             if action == Action.VERIFY:
                 return
             if action == Action.VERIFY_AND_SAVE:
-                self._saved = (config, json_obj)
+                self._saved = SavedPipeline.build(verified)
                 return
+            self._saved = None
             if action == Action.RECONCILE_AND_COMMIT and self._state is not None \
-                    and config.p4_device_config == self._state.device_config:
-                self._reconcile_same_program(config, index)
+                    and verified.config.p4_device_config == self._state.device_config:
+                self._reconcile_same_program(verified)
                 return
             if action == Action.RECONCILE_AND_COMMIT and self._state is not None:
                 carried = reconcile.snapshot(self._require_handlers(), self._state.index)
-                self._commit(config, json_obj)
+                self._commit(verified)
                 dropped = reconcile.replay(self._require_handlers(), carried)
                 log.info("reconcile: carried %d entities over, dropped %d",
                          len(carried) - dropped, dropped)
                 return
-            if action in (Action.VERIFY_AND_COMMIT, Action.RECONCILE_AND_COMMIT):
-                self._commit(config, json_obj)
-                return
-            raise invalid(f"unknown SetForwardingPipelineConfig action {action}")
+            self._commit(verified)
 
-    def _commit(self, config: p4runtime_pb2.ForwardingPipelineConfig, json_obj: dict
-                ) -> None:
-        index = pipeline_config.check_p4info(config.p4info)
-        for name in ("packet_in", "packet_out"):    # refuse a bad header before loading
-            ControllerHeader(index.controller_headers.get(name))
-        self.switch.load_program(json_obj)
-        runtime = self.switch.runtime
-        pipeline_config.check_binding(index, runtime)
+    def _commit_saved(self, request: p4runtime_pb2.SetForwardingPipelineConfigRequest
+                      ) -> None:
+        """COMMIT: realize the saved config and replay the Writes made since SAVE."""
+        if request.HasField("config"):
+            raise invalid("COMMIT takes no config: it realizes the one VERIFY_AND_SAVE "
+                          "saved")
+        saved = self._saved
+        if saved is None:
+            raise P4RuntimeError(Code.NOT_FOUND,
+                                 "COMMIT without a config saved by VERIFY_AND_SAVE")
+        self._commit(saved.verified)
+        self._saved = None
+        handlers = self._require_handlers()
+        failed = sum(handlers.write(update) is not None for update in saved.writes)
+        if failed:   # the same program and writes as on the saved pipeline
+            log.warning("COMMIT: %d of %d saved writes did not replay", failed,
+                        len(saved.writes))
+
+    def _commit(self, verified: pipeline_config.VerifiedConfig) -> None:
+        config = verified.config
+        self.switch.load_program(verified.json_obj)
         state = PipelineState(
             p4info=config.p4info, device_config=config.p4_device_config,
             cookie=config.cookie if config.HasField("cookie") else None,
-            index=index, runtime=runtime)
+            index=verified.index, runtime=self.switch.runtime)
         self._install(state)
 
-    def _reconcile_same_program(self, config, index) -> None:
+    def _reconcile_same_program(self, verified: pipeline_config.VerifiedConfig) -> None:
         """Same device config: keep every entry, take the new P4Info and cookie."""
         old = self._require_state()
-        pipeline_config.check_binding(index, old.runtime)
+        config = verified.config
         state = PipelineState(
             p4info=config.p4info, device_config=config.p4_device_config,
             cookie=config.cookie if config.HasField("cookie") else None,
-            index=index, runtime=old.runtime, entry_extras=old.entry_extras,
+            index=verified.index, runtime=old.runtime, entry_extras=old.entry_extras,
             profiles=old.profiles, oneshots=old.oneshots, clone_groups=old.clone_groups,
             clone_entries=old.clone_entries, mcast_entries=old.mcast_entries,
             digest_configs=old.digest_configs)
@@ -266,6 +273,9 @@ class P4RuntimeServer:
         self.arbitrator.check_primary(
             request.role, request.election_id if request.HasField("election_id") else None)
         with self._lock:
+            saved = self._saved
+            if saved is not None:   # Writes after VERIFY_AND_SAVE refer to the saved config
+                return [saved.write(update) for update in request.updates]
             handlers = self._require_handlers()
             return [handlers.write(update) for update in request.updates]
 
@@ -274,7 +284,8 @@ class P4RuntimeServer:
         self._check_device(request.device_id)
         entities: list[bytes] = []
         with self._lock:
-            handlers = self._require_handlers()
+            saved = self._saved
+            handlers = saved.handlers if saved is not None else self._require_handlers()
             for entity in request.entities:
                 handlers.read(entity, entities.append)
         return [wire.read_response(entities[start:start + READ_CHUNK])
@@ -319,9 +330,19 @@ class P4RuntimeServer:
             session.send(_stream_error(exc.code, exc.message, packet_out=out_error))
 
 
+def _decode(message_class, data: bytes):
+    """Parse a request ourselves: gRPC would answer bytes that do not parse with
+    INTERNAL, where they are the client's INVALID_ARGUMENT."""
+    try:
+        return message_class.FromString(data)
+    except (DecodeError, RecursionError, ValueError) as exc:
+        raise invalid(f"malformed {message_class.DESCRIPTOR.name}: {exc}") from None
+
+
 class _Service:
-    """gRPC glue: turns P4RuntimeErrors into statuses.  Write requests arrive and Read
-    responses leave as bytes, handled by `wire` (see there why)."""
+    """gRPC glue: decodes requests and turns P4RuntimeErrors into statuses.  Write
+    requests arrive and Read responses leave as bytes, handled by `wire` (see there
+    why)."""
 
     def __init__(self, server: P4RuntimeServer):
         self.server = server
@@ -333,22 +354,18 @@ class _Service:
                 self.Write, request_deserializer=None,
                 response_serializer=pb.WriteResponse.SerializeToString),
             "Read": grpc.unary_stream_rpc_method_handler(
-                self.Read, request_deserializer=pb.ReadRequest.FromString,
-                response_serializer=None),
+                self.Read, request_deserializer=None, response_serializer=None),
             "SetForwardingPipelineConfig": grpc.unary_unary_rpc_method_handler(
-                self.SetForwardingPipelineConfig,
-                request_deserializer=pb.SetForwardingPipelineConfigRequest.FromString,
+                self.SetForwardingPipelineConfig, request_deserializer=None,
                 response_serializer=pb.SetForwardingPipelineConfigResponse.SerializeToString),
             "GetForwardingPipelineConfig": grpc.unary_unary_rpc_method_handler(
-                self.GetForwardingPipelineConfig,
-                request_deserializer=pb.GetForwardingPipelineConfigRequest.FromString,
+                self.GetForwardingPipelineConfig, request_deserializer=None,
                 response_serializer=pb.GetForwardingPipelineConfigResponse.SerializeToString),
             "StreamChannel": grpc.stream_stream_rpc_method_handler(
-                self.StreamChannel,
-                request_deserializer=pb.StreamMessageRequest.FromString,
+                self.StreamChannel, request_deserializer=None,
                 response_serializer=pb.StreamMessageResponse.SerializeToString),
             "Capabilities": grpc.unary_unary_rpc_method_handler(
-                self.Capabilities, request_deserializer=pb.CapabilitiesRequest.FromString,
+                self.Capabilities, request_deserializer=None,
                 response_serializer=pb.CapabilitiesResponse.SerializeToString),
         })
 
@@ -372,27 +389,33 @@ class _Service:
             context.abort(grpc.StatusCode.UNKNOWN, status.message)
         return p4runtime_pb2.WriteResponse()
 
-    def Read(self, request, context):
+    def Read(self, request: bytes, context):
         try:
-            responses = self.server.read(request)
+            responses = self.server.read(_decode(p4runtime_pb2.ReadRequest, request))
         except P4RuntimeError as exc:
             self._abort(context, exc)
         yield from responses
 
-    def SetForwardingPipelineConfig(self, request, context):
+    def SetForwardingPipelineConfig(self, request: bytes, context):
         try:
-            self.server.set_pipeline(request)
+            self.server.set_pipeline(
+                _decode(p4runtime_pb2.SetForwardingPipelineConfigRequest, request))
         except P4RuntimeError as exc:
             self._abort(context, exc)
         return p4runtime_pb2.SetForwardingPipelineConfigResponse()
 
-    def GetForwardingPipelineConfig(self, request, context):
+    def GetForwardingPipelineConfig(self, request: bytes, context):
         try:
-            return self.server.get_pipeline(request)
+            return self.server.get_pipeline(
+                _decode(p4runtime_pb2.GetForwardingPipelineConfigRequest, request))
         except P4RuntimeError as exc:
             self._abort(context, exc)
 
-    def Capabilities(self, request, context):
+    def Capabilities(self, request: bytes, context):
+        try:
+            _decode(p4runtime_pb2.CapabilitiesRequest, request)
+        except P4RuntimeError as exc:
+            self._abort(context, exc)
         return p4runtime_pb2.CapabilitiesResponse(p4runtime_api_version=API_VERSION)
 
     def StreamChannel(self, request_iterator, context):
@@ -401,7 +424,12 @@ class _Service:
 
         def consume() -> None:
             try:
-                for request in request_iterator:
+                for data in request_iterator:
+                    try:
+                        request = _decode(p4runtime_pb2.StreamMessageRequest, data)
+                    except P4RuntimeError as exc:
+                        session.send(_stream_error(exc.code, exc.message))
+                        continue
                     self.server.handle_stream_message(session, request)
             except P4RuntimeError as exc:
                 outbox.put(_EndOfStream(exc))
@@ -431,6 +459,20 @@ class _Service:
                 yield item
         finally:
             self.server.arbitrator.remove(session)
+
+
+def _verify(config: p4runtime_pb2.ForwardingPipelineConfig
+            ) -> pipeline_config.VerifiedConfig:
+    """pipeline_config.verify; an unexpected failure while checking is still a config
+    this server cannot take (INVALID_ARGUMENT), and nothing has changed yet."""
+    try:
+        return pipeline_config.verify(config)
+    except P4RuntimeError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a checker bug must not look like UNKNOWN
+        log.exception("pipeline config check failed")
+        raise invalid(f"the config could not be checked ({type(exc).__name__}: {exc})"
+                      ) from None
 
 
 def as_stream_internal(exc: Exception) -> P4RuntimeError:

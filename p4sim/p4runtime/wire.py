@@ -491,11 +491,11 @@ def parse_write_request(data: bytes) -> WriteRequestView | p4runtime_pb2.WriteRe
         return _write_request(data)
     except _Unsupported:
         pass
-    except DecodeError as exc:       # an embedded message protobuf refused
-        raise WireError(str(exc)) from None
+    except (DecodeError, ValueError, RecursionError) as exc:  # protobuf refused a part
+        raise WireError(str(exc)) from None    # (bad UTF-8 is a UnicodeDecodeError)
     try:
         return p4runtime_pb2.WriteRequest.FromString(data)
-    except DecodeError as exc:
+    except (DecodeError, ValueError, RecursionError) as exc:
         raise WireError(str(exc)) from None
 
 

@@ -30,6 +30,30 @@ def require(obj: Any, key: str, where: str, kinds: type | tuple[type, ...] | Non
     return value
 
 
+# Extern arrays (counters, meters, registers) are allocated cell by cell at load time;
+# a bound keeps a bad size from exhausting memory.  Tables and value sets allocate per
+# entry, so only their sign is checked.
+MAX_ARRAY_CELLS = 1 << 22
+
+
+def require_size(obj: Any, key: str, where: str, default: int | None = None,
+                 limit: int | None = None, minimum: int = 0) -> int:
+    """A size (or width) obj[key]: an int in [minimum, limit], else a LoadError quoting
+    obj; `default` when the key is absent or null (None: the key is required)."""
+    value = obj.get(key) if isinstance(obj, dict) else None
+    if value is None:
+        if default is not None:
+            return default
+        return require(obj, key, where, int)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LoadError(where, f"{key} must be an integer, got {value!r}", obj)
+    if value < minimum:
+        raise LoadError(where, f"{key} {value} is below {minimum}", obj)
+    if limit is not None and value > limit:
+        raise LoadError(where, f"{key} {value} is over this switch's limit of {limit}", obj)
+    return value
+
+
 def parse_hexstr(text: Any, where: str, fragment: Any = None) -> int:
     """A BMv2 hexstr ('0x0800', '-0x1') as an int."""
     if isinstance(text, bool) or not isinstance(text, (str, int)):

@@ -8,6 +8,11 @@ from p4sim.switch.loader import LoadContext, require
 from p4sim.switch.packet import HeaderInfo, StackInfo, UnionInfo
 
 
+# Widest field accepted: real headers stay far below; a bound keeps a bad width from
+# building megabit masks at load time.
+MAX_FIELD_BITS = 1 << 16
+
+
 def _header_types(doc: dict) -> dict[str, dict]:
     types: dict[str, dict] = {}
     for ht in doc["header_types"]:
@@ -16,9 +21,14 @@ def _header_types(doc: dict) -> dict[str, dict]:
         for fld in fields:
             if (not isinstance(fld, list) or len(fld) not in (2, 3)
                     or not isinstance(fld[0], str)
-                    or not (fld[1] == "*" or (isinstance(fld[1], int) and fld[1] > 0))):
+                    or not (fld[1] == "*" or (isinstance(fld[1], int)
+                                              and not isinstance(fld[1], bool)
+                                              and 0 < fld[1] <= MAX_FIELD_BITS))):
                 raise LoadError(f"header_types[{name}]",
-                                "each field must be [name, width] or [name, width, signed]", fld)
+                                "each field must be [name, width] or [name, width, signed], "
+                                f"0 < width <= {MAX_FIELD_BITS}", fld)
+        if name in types:
+            raise LoadError("header_types", f"duplicate header type {name!r}", ht)
         types[name] = ht
     return types
 

@@ -8,7 +8,7 @@ from p4sim.switch.action_profiles import ActionProfileRuntime
 from p4sim.switch.calculations import compile_buf_builder
 from p4sim.switch.errors import LoadError, PipelineFault
 from p4sim.switch.expressions import ExprCompiler
-from p4sim.switch.loader import LoadContext, parse_hexstr, require
+from p4sim.switch.loader import LoadContext, parse_hexstr, require, require_size
 from p4sim.switch.loader_layout import field_slot
 from p4sim.switch.primitives import ActionFn
 from p4sim.switch.runtime_api import (
@@ -47,6 +47,8 @@ class PipelineBuilder:
     def build_profile(self, prof: dict) -> None:
         name = require(prof, "name", "action_profiles", str)
         where = f"action_profiles[{name}]"
+        if name in self.profiles:
+            raise LoadError("action_profiles", f"{name!r} is defined twice", prof)
         selector = None
         sel = prof.get("selector")
         if sel is not None:
@@ -56,13 +58,15 @@ class PipelineBuilder:
                 raise LoadError(where, f"unknown selector hash algorithm {algo!r}", sel)
             build = compile_buf_builder(self.ctx, require(sel, "input", where, list), where)
             selector = lambda p: fn(build(p))  # noqa: E731
-        self.profiles[name] = ActionProfileRuntime(name, int(prof.get("max_size", 1024)),
-                                                   selector)
+        self.profiles[name] = ActionProfileRuntime(
+            name, require_size(prof, "max_size", where, default=1024), selector)
 
     # --- tables ----------------------------------------------------------------
     def build_table(self, tbl: dict, nodes: dict[str, Node]) -> None:
         name = require(tbl, "name", "tables", str)
         where = f"table {name}"
+        if name in self.tables or name in nodes:
+            raise LoadError("tables", f"{name!r} is defined twice", tbl)
         match_type = tbl.get("match_type", "exact")
         if match_type not in ("exact", "lpm", "ternary", "range"):
             raise LoadError(where, f"bad table match_type {match_type!r}", tbl)
@@ -129,8 +133,13 @@ class PipelineBuilder:
                 raise LoadError(where, f"unknown direct meter {direct_meter!r}", tbl)
             meter_slot, _, _, _ = field_slot(self.ctx, marr.get("result_target"), where, marr)
             meter_bytes = marr.get("type") == "bytes"
+        # BMv2 sizes a table to hold its const entries whatever max_size says
+        entries = tbl.get("entries") or []
+        if not isinstance(entries, list):
+            raise LoadError(where, "entries must be a list", tbl)
+        size = max(require_size(tbl, "max_size", where, default=1024), len(entries))
         rt = TableRuntime(
-            name, elements, match_type, table_actions, int(tbl.get("max_size", 1024)),
+            name, elements, match_type, table_actions, size,
             bool(tbl.get("with_counters")), direct_meter is not None,
             bool(tbl.get("support_timeout")), self.ctx.clock, profile)
         self.tables[name] = rt
@@ -150,9 +159,9 @@ class PipelineBuilder:
             rt.initial_default = (rt.default_act, rt.default_args)
             rt.default_action_const = bool(default.get("action_const"))
             rt.default_entry_const = bool(default.get("action_entry_const"))
-        for entry in tbl.get("entries", []) or []:
+        for entry in entries:
             self._const_entry(rt, entry, by_id, where)
-        if tbl.get("entries"):
+        if entries:
             rt.is_const = True
 
         links = Links()
@@ -213,6 +222,8 @@ class PipelineBuilder:
     def build_conditional(self, cond: dict, nodes: dict[str, Node]) -> None:
         name = require(cond, "name", "conditionals", str)
         where = f"conditional {name}"
+        if name in nodes:
+            raise LoadError("conditionals", f"{name!r} is defined twice", cond)
         expr = self.x.boolean(require(cond, "expression", where), where)
         links = Links()
         true_name, false_name = cond.get("true_next"), cond.get("false_next")
@@ -228,6 +239,8 @@ class PipelineBuilder:
 
     def build_action_call(self, call: dict, nodes: dict[str, Node]) -> None:
         name = require(call, "name", "action_calls", str)
+        if name in nodes:
+            raise LoadError("action_calls", f"{name!r} is defined twice", call)
         action_id = call.get("action_id")
         fn = self.actions.get(action_id) if isinstance(action_id, int) else None
         if fn is None:

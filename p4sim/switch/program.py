@@ -112,20 +112,26 @@ class Program:
                 raise LoadError("actions", f"duplicate action id {fn.id}", action)
             prog.actions[fn.id] = fn
 
+        # v1model runs one parser and one deparser: without them simple_switch has
+        # nothing to run (every packet would be dropped), so such a JSON is refused.
         parsers = doc["parsers"]
-        if parsers:
-            prog._parse = ParserCompiler(ctx, exprs, prims).compile(_pick(parsers, "parser"))
+        if not parsers:
+            raise LoadError("parsers", "a v1model program needs a parser", parsers)
+        prog._parse = ParserCompiler(ctx, exprs, prims).compile(_pick(parsers, "parser"))
         deparsers = doc["deparsers"]
-        if deparsers:
-            dep = _pick(deparsers, "deparser")
-            dprims = [prims.compile(p, "deparser", None) for p in dep.get("primitives", []) or []]
-            prog._deparse = compile_deparser(ctx, dep, dprims)
+        if not deparsers:
+            raise LoadError("deparsers", "a v1model program needs a deparser", deparsers)
+        dep = _pick(deparsers, "deparser")
+        dprims = [prims.compile(p, "deparser", None) for p in dep.get("primitives", []) or []]
+        prog._deparse = compile_deparser(ctx, dep, dprims)
         prog._verify, prog._update = compile_checksums(ctx, exprs)
 
         builder = PipelineBuilder(ctx, exprs, prog.actions, hashes)
         pipelines = {}
         for pipe in doc["pipelines"]:
             pname = require(pipe, "name", "pipelines", str)
+            if pname in pipelines:
+                raise LoadError("pipelines", f"pipeline {pname!r} is defined twice", pipe)
             for prof in pipe.get("action_profiles", []) or []:
                 builder.build_profile(prof)
             nodes: dict[str, Any] = {}
@@ -140,6 +146,10 @@ class Program:
             if init is not None and init not in nodes:
                 raise LoadError(f"pipeline {pname}", f"init_table {init!r} does not exist", pipe)
             pipelines[pname] = nodes.get(init) if init is not None else None
+        for required in ("ingress", "egress"):
+            if required not in pipelines:
+                raise LoadError("pipelines", f"a v1model program needs an {required!r} "
+                                "pipeline", sorted(pipelines))
         prog._ingress = pipelines.get("ingress")
         prog._egress = pipelines.get("egress")
 

@@ -94,6 +94,7 @@ def writable_classifier(tmp_path):
         if table.preamble.name == "IngressImpl.classifier":
             table.is_const_table = False
             table.has_initial_entries = False
+            table.size = 64   # the P4Info and the JSON must agree on the size
     json_file = tmp_path / "multipath_rw.json"
     json_file.write_text(json.dumps(doc))
     p4info_file = tmp_path / "multipath_rw.p4info.txtpb"

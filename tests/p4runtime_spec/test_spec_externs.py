@@ -139,3 +139,17 @@ def test_direct_meter_config_reads_back(client, program):
     config = got.direct_meter_entry.config
     assert (config.cburst, config.pburst) == (1500, 3000)
     assert abs(config.cir - 5000) <= 1 and abs(config.pir - 10000) <= 1
+
+
+def test_register_index_negative_is_invalid_argument_or_unimplemented(client, program):
+    """Spec, RegisterEntry: "return INVALID_ARGUMENT for a negative index or
+    OUT_OF_RANGE if the index exceeds the size of the register array" (BMv2: every
+    register write is UNIMPLEMENTED)."""
+    codes = []
+    for index in (-1, 16):
+        cell = p4runtime_pb2.RegisterEntry(register_id=program.id_of("scratch"))
+        cell.index.index = index
+        cell.data.bitstring = b"\x01"
+        codes += write_codes(client, update("MODIFY", register_entry=cell))
+    assert codes in ([grpc.StatusCode.INVALID_ARGUMENT.value[0], OUT_OF_RANGE],
+                     [UNIMPLEMENTED, UNIMPLEMENTED]), codes

@@ -71,3 +71,13 @@ def test_value_set_write_is_implemented_or_unimplemented(client, program, wire):
     frame = ethernet(bytes.fromhex("020000000041"), 0x88C0)
     wire.send(1, frame)
     assert wire.receive(2) == [frame]
+
+
+def test_value_set_with_duplicate_members_is_already_exists(client, program):
+    """Spec, ValueSetEntry: "the server must return an ALREADY_EXISTS error in case of
+    duplicate members" (read-write symmetry).  BMv2: UNIMPLEMENTED for any write."""
+    twice = p4runtime_pb2.ValueSetEntry(value_set_id=program.id_of("special_types"))
+    for _ in range(2):
+        twice.members.add().match.add(field_id=1).exact.value = b"\x88\xc0"
+    [code] = write_codes(client, update("MODIFY", value_set_entry=twice))
+    assert code in (grpc.StatusCode.ALREADY_EXISTS.value[0], UNIMPLEMENTED), code

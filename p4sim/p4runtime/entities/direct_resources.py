@@ -5,7 +5,8 @@ from typing import Iterator
 
 from p4.v1 import p4runtime_pb2
 
-from p4sim.p4runtime.entities.indexed_externs import counter_data, require_modify
+from p4sim.p4runtime.entities.indexed_externs import (check_counter_data, counter_data,
+                                                       require_modify)
 from p4sim.p4runtime.entities.meter_codec import config_from_msg, config_to_msg
 from p4sim.p4runtime.entities.tables import TableEntries
 from p4sim.p4runtime.errors import invalid
@@ -22,6 +23,7 @@ class DirectResources:
         info, table, handle = self.tables.locate(msg.table_entry)
         if not info.direct_counter_id:
             raise invalid(f"table '{info.name}' has no direct counter")
+        check_counter_data(msg.data, f"direct counter of '{info.name}'")
         table.write_direct_counter(handle, msg.data.byte_count, msg.data.packet_count)
 
     def read_counters(self, query: p4runtime_pb2.DirectCounterEntry

@@ -1,8 +1,8 @@
 """Counters, meters and registers: arrays of cells addressed by an index.
 
 Only MODIFY writes exist for them (the cells always exist); an unset index in a read
-means every cell, and in a write every cell too.  Indices beyond the array size are
-OUT_OF_RANGE.
+means every cell, and in a write every cell too.  A negative index is INVALID_ARGUMENT,
+one beyond the array size OUT_OF_RANGE (P4Runtime 1.4, RegisterEntry).
 """
 from __future__ import annotations
 
@@ -28,7 +28,9 @@ def _indices(msg, size: int, name: str) -> range | list[int]:
     if not msg.HasField("index"):
         return range(size)
     index = msg.index.index
-    if not 0 <= index < size:
+    if index < 0:
+        raise invalid(f"index {index} of '{name}' is negative")
+    if index >= size:
         raise P4RuntimeError(Code.OUT_OF_RANGE,
                              f"index {index} is outside '{name}' (size {size})")
     return [index]
@@ -41,6 +43,13 @@ def counter_data(unit: int, byte_count: int, packet_count: int,
         out.byte_count = byte_count
     if unit in (CounterUnit.PACKETS, CounterUnit.BOTH, CounterUnit.UNSPECIFIED):
         out.packet_count = packet_count
+
+
+def check_counter_data(data: p4runtime_pb2.CounterData, what: str) -> None:
+    """Counts are int64 on the wire but never negative (INVALID_ARGUMENT)."""
+    if data.byte_count < 0 or data.packet_count < 0:
+        raise invalid(f"{what}: counts must not be negative ({data.byte_count} bytes, "
+                      f"{data.packet_count} packets)")
 
 
 class IndexedExterns:
@@ -67,6 +76,7 @@ class IndexedExterns:
         info = self.state.index.lookup("counters", msg.counter_id)
         name = info.preamble.name
         runtime = self._runtime("counters", name)
+        check_counter_data(msg.data, f"counter '{name}'")
         for i in _indices(msg, info.size, name):
             runtime.write(i, msg.data.byte_count, msg.data.packet_count)
 

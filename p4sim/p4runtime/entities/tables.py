@@ -9,6 +9,7 @@ from p4.v1 import p4runtime_pb2
 
 from p4sim.p4runtime import translate, wire
 from p4sim.p4runtime.entities import oneshot
+from p4sim.p4runtime.entities.indexed_externs import check_counter_data, counter_data
 from p4sim.p4runtime.entities.meter_codec import config_from_msg, config_to_msg
 from p4sim.p4runtime.errors import Code, P4RuntimeError, invalid, not_found
 from p4sim.p4runtime.p4info_index import TableInfo
@@ -104,6 +105,8 @@ class TableEntries:
                                 entry: p4runtime_pb2.TableEntry) -> None:
         if entry.HasField("counter_data") and not info.direct_counter_id:
             raise invalid(f"table '{info.name}' has no direct counter")
+        if entry.HasField("counter_data"):
+            check_counter_data(entry.counter_data, f"direct counter of '{info.name}'")
         if (entry.HasField("meter_config") or entry.HasField("meter_counter_data")) \
                 and not info.direct_meter_id:
             raise invalid(f"table '{info.name}' has no direct meter")
@@ -409,12 +412,13 @@ class TableEntries:
         self._add_direct_resources(info, table, view.handle, query, entry)
         return entry
 
-    @staticmethod
-    def _add_direct_resources(info: TableInfo, table, handle: int, query, entry) -> None:
+    def _add_direct_resources(self, info: TableInfo, table, handle: int, query,
+                              entry) -> None:
         if query.HasField("counter_data") and info.direct_counter_id:
             byte_count, packet_count = table.read_direct_counter(handle)
-            entry.counter_data.byte_count = byte_count
-            entry.counter_data.packet_count = packet_count
+            unit = self.state.index.direct_counters[info.direct_counter_id].spec.unit
+            entry.counter_data.SetInParent()    # set, even when both counts are 0
+            counter_data(unit, byte_count, packet_count, entry.counter_data)
         if query.HasField("meter_config") and info.direct_meter_id:
             config = table.get_direct_meter_config(handle)
             if config is not None:

@@ -84,9 +84,16 @@ class ValueSets:
                                  f"{info.size} members ({len(msg.members)} given)")
         runtime = self._runtime(info)
         wanted = [self._pack(info, m) for m in msg.members]
+        seen: set[tuple[int, int]] = set()
+        for value, mask in wanted:    # the spec: duplicates break read-write symmetry
+            if (value & mask, mask) in seen:
+                raise P4RuntimeError(Code.ALREADY_EXISTS,
+                                     f"value set '{info.preamble.name}': member "
+                                     f"{value:#x}/{mask:#x} is given twice")
+            seen.add((value & mask, mask))
         for value, mask in list(runtime.entries()):
             runtime.remove(value, mask)
-        for value, mask in dict.fromkeys(wanted):
+        for value, mask in wanted:
             runtime.add(value, mask)
 
     def read(self, query: p4runtime_pb2.ValueSetEntry
