@@ -43,11 +43,13 @@ class Named:
 class MatchFieldInfo(Named):
     bitwidth: int
     match_type: str  # exact | lpm | ternary | range | optional | other kind name
+    type_name: str | None = None  # the field's `type` (new type), see NewTypeInfo
 
 
 @dataclass(frozen=True)
 class ActionParamInfo(Named):
     bitwidth: int
+    type_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -105,8 +107,33 @@ class RegisterInfo(Named):
 
 @dataclass(frozen=True)
 class StructMemberInfo:
+    """A digest struct member or a packet metadata field. ``type_name`` names its new
+    type or (``serializable_enum``) its serializable enum."""
+
     name: str
     bitwidth: int
+    type_name: str | None = None
+    serializable_enum: bool = False
+    # a struct member of a digest struct: its struct's name is type_name
+    struct_members: tuple["StructMemberInfo", ...] | None = None
+
+
+@dataclass(frozen=True)
+class NewTypeInfo:
+    """``type bit<W> T`` as P4Info's type_info describes it: translated (a uri and an
+    SDN width, or a string when ``sdn_bitwidth`` is None) or as its original bit<W>."""
+
+    name: str
+    bitwidth: int
+    uri: str | None = None
+    sdn_bitwidth: int | None = None
+
+
+@dataclass(frozen=True)
+class SerializableEnumInfo:
+    name: str
+    bitwidth: int
+    members: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -144,6 +171,9 @@ class ControlPlaneModel:
     digests: list[DigestInfo] = field(default_factory=list)
     controller_headers: list[ControllerHeaderInfo] = field(default_factory=list)
     value_sets: list[ValueSetInfo] = field(default_factory=list)
+    # the named types control-plane values have (type_info.new_types/serializable_enums)
+    new_types: dict[str, NewTypeInfo] = field(default_factory=dict)
+    serializable_enums: dict[str, SerializableEnumInfo] = field(default_factory=dict)
     # the program calls an extern function (mark_to_drop, hash, verify...): p4c's P4Info
     # then has a type_info, empty or not (see the P4Info builder)
     calls_extern_functions: bool = False

@@ -52,7 +52,7 @@ _TOKEN_RE = re.compile(
     r"|(?P<punct>" + "|".join(re.escape(p) for p in PUNCTUATORS if p != "\\") + ")"
     r"|(?P<newline>\n)"
     r"|(?P<number>[0-9][A-Za-z0-9_]*)"
-    r'|(?P<string>"(?:[^"\\\n]|\\.)*")'
+    r'|(?P<string>"(?:[^"\\]|\\.)*")'  # may span lines, as in SAI's @entry_restriction
     r'|(?P<open_string>")'
     r"|(?P<continuation>\\\r?\n)"
     r"|(?P<backslash>\\)"

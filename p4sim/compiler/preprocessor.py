@@ -41,6 +41,14 @@ class _Conditional:
     seen_else: bool = False
 
 
+# What p4c-bm2-ss defines before reading a program (its backend's -D__TARGET_BMV2__ and
+# the front end's version macros), so '#ifdef __p4c__' picks the same branch with us.
+PREDEFINED_MACROS = {
+    "__TARGET_BMV2__": "1", "__p4c__": "1", "__p4c_major__": "1", "__p4c_minor__": "2",
+    "__p4c_patchlevel__": "4", "__p4c_version__": '"1.2.4.8"',
+}
+
+
 @dataclass
 class Preprocessor:
     """Expands one translation unit. Create one per compilation (it holds the macro
@@ -51,6 +59,11 @@ class Preprocessor:
     macros: dict[str, Macro] = field(default_factory=dict)
     _once: set[str] = field(default_factory=set)
     _token_cache: dict[str, list[Token]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name, value in PREDEFINED_MACROS.items():
+            if name not in self.macros:
+                self.define_from_command_line(name, value)
 
     def define_from_command_line(self, name: str, value: str = "1") -> None:
         body = tuple(t.relocated(_COMMAND_LINE) for t in tokenize(value, "<command line>"))

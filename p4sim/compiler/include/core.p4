@@ -3,9 +3,8 @@
  * Written for p4sim; it declares the same names and signatures as the core.p4 shipped
  * with p4c, so a program compiles unchanged with either compiler.
  */
-#ifndef P4SIM_CORE_P4
-#define P4SIM_CORE_P4
-/* the guard p4c's core.p4 defines: programs test it with #ifdef */
+/* p4c's include guard: programs test it with #ifdef */
+#ifndef _CORE_P4_
 #define _CORE_P4_
 
 /* Errors a parser can signal; more may be added by programs with their own error {...}. */
@@ -57,4 +56,4 @@ match_kind {
 extern bool static_assert(bool check, string message);
 extern bool static_assert(bool check);
 
-#endif  /* P4SIM_CORE_P4 */
+#endif  /* _CORE_P4_ */

@@ -1,18 +1,18 @@
 /*
  * p4sim's declaration of the v1model architecture (BMv2 simple_switch).
  * Written for p4sim; it declares the same types, externs, functions and package as the
- * v1model.p4 shipped with p4c (version 20200408), so programs compile unchanged with
- * either compiler and p4sim's output addresses the same BMv2 objects.
+ * v1model.p4 shipped with p4c (versions 20180101 and 20200408), so programs compile
+ * unchanged with either compiler and p4sim's output addresses the same BMv2 objects.
  */
-#ifndef P4SIM_V1MODEL_P4
-#define P4SIM_V1MODEL_P4
-/* the guard p4c's v1model.p4 defines: programs test it with #ifdef */
+/* p4c's include guard: programs test it with #ifdef */
+#ifndef _V1_MODEL_P4_
 #define _V1_MODEL_P4_
 
 #include <core.p4>
 
+/* p4c's default: programs written for 20200408 define V1MODEL_VERSION before including */
 #ifndef V1MODEL_VERSION
-#define V1MODEL_VERSION 20200408
+#define V1MODEL_VERSION 20180101
 #endif
 
 /* Match kinds v1model adds to core's exact/ternary/lpm. */
@@ -24,10 +24,13 @@ match_kind {
 
 const bit<32> __v1model_version = V1MODEL_VERSION;
 
+/* Declared from version 20200408 on, as p4c does: older programs declare their own. */
+#if V1MODEL_VERSION >= 20200408
 typedef bit<9>  PortId_t;
 typedef bit<16> MulticastGroup_t;
 typedef bit<16> ReplicationId_t;
 typedef bit<32> CloneSessionId_t;
+#endif
 
 /*
  * Per-packet metadata of simple_switch. @alias names the BMv2 intrinsic field each one
@@ -226,4 +229,4 @@ package V1Switch<H, M>(Parser<H, M> p,
                        ComputeChecksum<H, M> ck,
                        Deparser<H> dep);
 
-#endif  /* P4SIM_V1MODEL_P4 */
+#endif  /* _V1_MODEL_P4_ */

@@ -55,7 +55,13 @@ def pick_overload(decls: tuple[Any, ...], args: tuple[ast.Argument, ...], what: 
     for d in decls:
         params = d.params
         required = sum(1 for p in params if p.default is None and not _optional(p))
-        if required <= len(args) <= len(params) or any(a.name for a in args):
+        if any(a.name for a in args):
+            names = {p.name for p in params}
+            given = {a.name for a in args}
+            if given <= names and all(p.name in given for p in params
+                                      if p.default is None and not _optional(p)):
+                fitting.append(d)
+        elif required <= len(args) <= len(params):
             fitting.append(d)
     if not fitting:
         counts = sorted({len(d.params) for d in decls})

@@ -16,7 +16,7 @@ from p4sim.compiler.lower.stack_index import has_call
 from p4sim.compiler.lower.storage import DynHeaderRef, FieldRef, HeaderRef, StackRef, UnionRef
 from p4sim.compiler.lower.values import Val, const_val
 from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, Scope
-from p4sim.compiler.semantic.types import BoolT, ExternT, HeaderT, IntT, StructT, VoidT
+from p4sim.compiler.semantic.types import BoolT, ExternT, HeaderT, IntT, StructT, TupleT, VoidT
 
 if TYPE_CHECKING:  # statements imports this module
     from p4sim.compiler.lower.statements import StatementLowerer
@@ -176,23 +176,25 @@ def bind_parameters(params: tuple[ast.Parameter, ...], args: list[ast.Expression
                                    f"{ptype.describe()}")
             scope.declare(p.name, val.ref if not isinstance(val.ref, tuple) else val)
         else:
+            why = f"'{p.name}' is an in parameter" if p.direction else \
+                f"'{p.name}' is a directionless parameter (read-only)"
             val = caller.expr.lower_typed(arg, ptype) if ptype is not None else \
                 caller.expr.lower(arg)
-            if isinstance(ptype, (StructT, HeaderT)) and isinstance(val.ref, tuple) and \
+            if isinstance(ptype, (StructT, HeaderT, TupleT)) and isinstance(val.ref, tuple) and \
                     val.ref and val.ref[0] in ("list", "struct"):
                 # an aggregate built in place ({...}): copy it in, so that its members
                 # read like any other struct's or header's
                 copy = caller.lw.layout.storage(p.name, ptype, p.name)
                 caller.store(copy, val, arg.span)
-                scope.declare(p.name, ReadOnly(copy, f"'{p.name}' is an in parameter"))
+                scope.declare(p.name, ReadOnly(copy, why))
                 continue
             if val.is_const:
                 assert val.type is not None  # constants are always typed (const_val)
                 scope.declare(p.name, ConstBinding(val.const, val.type))
             elif val.ref is not None and not isinstance(val.ref, tuple):
-                scope.declare(p.name, ReadOnly(val.ref, f"'{p.name}' is an in parameter"))
+                scope.declare(p.name, ReadOnly(val.ref, why))
             else:
-                scope.declare(p.name, ReadOnly(val, f"'{p.name}' is an in parameter"))
+                scope.declare(p.name, ReadOnly(val, why))
 
 
 def _aliased_lvalues(params: tuple[ast.Parameter, ...], args: list[ast.Expression | None],

@@ -98,6 +98,8 @@ class Lowering:
         self.field_list_by_index: dict[int, ir.FieldListIR] = {}
         self.empty_field_list: ir.FieldListIR | None = None
         self.learn_lists: dict[str, ir.FieldListIR] = {}
+        # one object per table name: a control instance applied twice shares its tables
+        self.tables_by_name: dict[str, TableObj] = {}
         self.cp = ControlPlaneModel()
         self.cp_actions: dict[str, Any] = {}
         self.action_depth = 0  # >0 while lowering an action body (a call there is nested)
@@ -127,11 +129,23 @@ class Lowering:
             position = self.decl_order.get(id(decl), 1 << 30)
         self.cp_order.setdefault((kind, name), (position, name))
 
-    def localized_position(self, table_decl: ast.Node) -> float | None:
+    def localized_position(self, table_decl: ast.Node, action_decl: ast.Node | None = None
+                           ) -> float | None:
         """Where p4c lists a global action (NoAction) used by this table: p4c copies
-        global actions into the using control, ahead of its own locals."""
+        global actions into the using control, ahead of its own locals, in their
+        global declaration order."""
         parent = self.parent_order.get(id(table_decl))
-        return None if parent is None else parent + 0.5
+        return None if parent is None else self._localized(parent, action_decl)
+
+    def position_in_control(self, control_decl: ast.Node, action_decl: ast.Node
+                            ) -> float | None:
+        """As localized_position, for a global action called directly in a control."""
+        parent = self.decl_order.get(id(control_decl))
+        return None if parent is None else self._localized(parent, action_decl)
+
+    def _localized(self, parent: int, action_decl: ast.Node | None) -> float:
+        global_order = self.decl_order.get(id(action_decl), 0) if action_decl else 0
+        return parent + 0.5 + global_order * 1e-7
 
     def sort_control_plane(self) -> None:
         cp = self.cp

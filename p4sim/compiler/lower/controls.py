@@ -104,7 +104,7 @@ def declare_local(lw: Lowering, local: ast.Node, scope: Scope, prefix: str,
         declare_constant(local, scope, ExprLowerer(scope).const_eval)
     elif isinstance(local, ast.VariableDecl):
         t = ExprLowerer(scope).resolve(local.type)
-        scope.declare(local.name, lw.layout.storage(local.name, t, local.name))
+        scope.declare(local.name, lw.layout.variable(local.name, t, local.span))
         if local.init is not None:
             prelude.append(ast.Assignment(ast.Name(local.name, span=local.span), local.init,
                                           span=local.span))
@@ -112,7 +112,10 @@ def declare_local(lw: Lowering, local: ast.Node, scope: Scope, prefix: str,
         scope.declare(local.name, DeclBinding(local, scope))
     elif isinstance(local, ast.TableDecl):
         name = qualified(prefix, local.name, local.annotations)
-        scope.declare(local.name, TableObj(name, local, scope))
+        obj = lw.tables_by_name.get(name)
+        if obj is None or obj.decl is not local:
+            obj = lw.tables_by_name[name] = TableObj(name, local, scope)
+        scope.declare(local.name, obj)
     elif isinstance(local, ast.Instantiation):
         scope.declare(local.name, instantiate(lw, local, scope, prefix))
     elif isinstance(local, (ast.FunctionDecl,)):
@@ -129,10 +132,15 @@ class ControlGraph:
         self.lw = lw
         self.pipeline = pipeline
         self.table_objs: dict[str, TableObj] = {}
+        self.control_decl: ast.ControlDecl | None = None  # the pipeline's top control
+        self.plain_applied: set[str] = set()  # tables applied as a plain statement
+        self.next_chosen: dict[str, dict[str | None, str | None]] = {}
+        self.last_apply: dict[str, SourceSpan] = {}  # where each table was last applied
 
     # ------------------------------------------------------------------ top level
     def lower_control(self, decl: ast.ControlDecl, decl_scope: Scope, prefix: str,
                       bindings: dict[str, Any]) -> None:
+        self.control_decl = decl
         scope, prelude = enter_control(self.lw, decl, decl_scope, prefix, bindings, None)
         assert decl.apply is not None
         returns: list[Exit] = []
@@ -200,7 +208,7 @@ class ControlGraph:
             return None
         if isinstance(decl, ast.VariableDecl):
             t = ExprLowerer(scope).resolve(decl.type)
-            scope.declare(decl.name, self.lw.layout.storage(decl.name, t, decl.name))
+            scope.declare(decl.name, self.lw.layout.variable(decl.name, t, decl.span))
             if decl.init is None:
                 return None
             return ast.Assignment(ast.Name(decl.name, span=decl.span), decl.init,
@@ -245,9 +253,10 @@ class ControlGraph:
         if isinstance(s, ast.MethodCallStatement):
             kind = self._call_kind(s.call, scope)
             if kind == "table":
-                table = self.apply_table(s.call, scope)
-                exits = [_set_table_next(table, a) for a, _ in table.actions]
-                exits.append(_set_attr(table, "base_default_next"))
+                table = self.apply_table(s.call, scope, plain=True)
+                self.last_apply[table.name] = s.span
+                exits = [self._checked_next(table, a, s.span) for a, _ in table.actions]
+                exits.append(self._checked_next(table, None, s.span))
                 return self._with_key_prelude(table, Fragment(table.name, exits, False))
             if kind == "control":
                 return self.apply_control(s.call, scope)
@@ -279,6 +288,9 @@ class ControlGraph:
     def direct_action(self, call: ast.MethodCall, scope: Scope) -> Fragment:
         binding = scope.lookup(call.target.name)  # type: ignore[attr-defined]
         decl: ast.ActionDecl = binding.decl
+        if not binding.scope.prefix and self.control_decl is not None:
+            self.lw.remember_order("action", action_name(decl, binding.scope), decl,
+                                   self.lw.position_in_control(self.control_decl, decl))
         bound = bind_arguments(decl.params, call.args, f"action '{decl.name}'", call.span)
         ex = ExprLowerer(scope)
         data: list[str] = []
@@ -453,18 +465,51 @@ class ControlGraph:
         return self.statement(stmt, scope, returns) if stmt is not None else Fragment()
 
     # ------------------------------------------------------------------ tables/controls
-    def apply_table(self, call: ast.MethodCall, scope: Scope) -> ir.TableIR:
+    def apply_table(self, call: ast.MethodCall, scope: Scope, plain: bool = False
+                    ) -> ir.TableIR:
+        """The table node of ``t.apply()``. A table has one node in BMv2's graph, so
+        it may be applied at several places only as a plain statement each time, and
+        only where every place continues the same way (see ``_checked_next``)."""
         if call.args:
             raise CompileError(call.span, "table.apply() takes no arguments")
         obj: TableObj = ExprLowerer(scope).lower(call.target.expr).ref  # type: ignore[attr-defined]
         if obj.lowered is not None:
+            table = obj.lowered[0]
+            if plain and table.name in self.plain_applied:
+                return table
             raise CompileError(call.span, f"table '{obj.decl.name}' is applied more than "
                                "once")
         table, temps = TableLowering(self.lw, obj, self.pipeline).build()
         obj.lowered = (table, temps)
         self.table_objs[table.name] = obj
+        if plain:
+            self.plain_applied.add(table.name)
         table.next_tables = {a: None for a, _ in table.actions}
         return table
+
+    def _checked_next(self, table: ir.TableIR, action: str | None, span: SourceSpan) -> Exit:
+        """Set the table's next node after ``action`` (None: its base_default_next);
+        a second application must agree with the first, as p4c's BMv2 back end
+        requires ("table ... has multiple successors")."""
+        chosen = self.next_chosen.setdefault(table.name, {})
+
+        short = self.table_objs[table.name].decl.name
+
+        def setter(target: str | None) -> None:
+            if target == table.name:  # a path from the table back to itself
+                raise CompileError(self.last_apply.get(table.name, span),
+                                   f"table '{short}' is applied more than once")
+            if action in chosen and chosen[action] != target:
+                raise CompileError(span, f"table '{short}' is applied at several places "
+                                   "that continue differently: BMv2 gives a table one "
+                                   "successor per action (p4c: 'table has multiple "
+                                   "successors')")
+            chosen[action] = target
+            if action is None:
+                table.base_default_next = target
+            else:
+                table.next_tables[action] = target
+        return setter
 
     def _with_key_prelude(self, table: ir.TableIR, frag: Fragment) -> Fragment:
         """Prefix a table with the synthetic action computing its complex keys."""

@@ -32,6 +32,12 @@ def aggregate_equal(ex: "ExprLowerer", left: Any, right: Any, span: SourceSpan) 
     if isinstance(left, StructRef) and isinstance(right, StructRef):
         return _all([_member_equal(ex, member, right.member(name), span)
                      for name, member in left.members])
+    if isinstance(right, StructRef) and _built(left):
+        left, right = right, left
+    if isinstance(left, StructRef) and _built(right):
+        return _all([_value_equal(ex, member, value, span)
+                     for (_, member), value in zip(left.members, _built_values(left, right,
+                                                                               span))])
     raise CompileError(span, "'==' on headers, stacks or structs needs two variables or "
                        "fields of the same type (not a list expression)")
 
@@ -40,6 +46,39 @@ def _member_equal(ex: "ExprLowerer", left: Any, right: Any, span: SourceSpan) ->
     if isinstance(left, (HeaderRef, DynHeaderRef, StackRef, StructRef)):
         return aggregate_equal(ex, left, right, span)
     lv, rv = ex.from_binding(left, span), ex.from_binding(right, span)
+    return J.op("==", lv.data(span), rv.data(span))
+
+
+def _built(ref: Any) -> bool:
+    return isinstance(ref, tuple) and bool(ref) and ref[0] in ("list", "struct")
+
+
+def _built_values(left: StructRef, right: tuple, span: SourceSpan) -> list[Any]:
+    """The values of a list / struct expression in the order of ``left``'s members."""
+    kind, values = right[0], right[1]
+    if kind == "list":
+        items = list(values)
+    else:
+        by_name = dict(values)
+        missing = [name for name, _ in left.members if name not in by_name]
+        if missing:
+            raise CompileError(span, f"struct expression has no field '{missing[0]}'")
+        items = [by_name[name] for name, _ in left.members]
+    if len(items) != len(left.members):
+        raise CompileError(span, f"'==' between {left.type.describe()} and a list of "
+                           f"{len(items)} values")
+    return items
+
+
+def _value_equal(ex: "ExprLowerer", member: Any, value: Any, span: SourceSpan) -> J.Json:
+    """A struct member compared with one value of a list / struct expression."""
+    if isinstance(member, StructRef):
+        return aggregate_equal(ex, member, value.ref, span)
+    if isinstance(member, (HeaderRef, DynHeaderRef, StackRef)):
+        return aggregate_equal(ex, member, value.ref, span)
+    lv = ex.from_binding(member, span)
+    assert lv.type is not None  # a field has a type
+    rv = ex.convert(value, lv.type, span)
     return J.op("==", lv.data(span), rv.data(span))
 
 

@@ -104,6 +104,9 @@ class ExprLowerer:
             return val
         if isinstance(target, EnumT) and isinstance(t, EnumT) and target.name == t.name:
             return val
+        if isinstance(t, EnumT) and t.underlying is not None and t.underlying == target:
+            # P4's one implicit cast besides int's: a serializable enum to its type
+            return Val(t.underlying, val.json, val.const, val.ref)
         raise CompileError(span, f"type mismatch: expected {target.describe()}, got "
                            f"{t.describe() if t else 'a non-value'}")
 
@@ -349,6 +352,14 @@ class ExprLowerer:
         for side in (left, right):
             if side.type is None:
                 raise CompileError(e.span, f"operator '{op}' needs values")
+        if left.type != right.type:
+            left, right = _enum_as_underlying(left), _enum_as_underlying(right)
+        if op in ops.EQUALITY_OPS and isinstance(left.type, StructT) and \
+                _is_built(right) and not _is_built(left):
+            right = Val(left.type, None, ref=right.ref)  # {..} takes the struct's type
+        elif op in ops.EQUALITY_OPS and isinstance(right.type, StructT) and \
+                _is_built(left) and not _is_built(right):
+            left = Val(right.type, None, ref=left.ref)
         operand, result = ops.binary_result_type(op, left.type, right.type, e.span)  # type: ignore[arg-type]
         if isinstance(operand, AGGREGATES) and op in ops.EQUALITY_OPS:
             same = aggregate_equal(self, left.ref, right.ref, e.span)
@@ -456,6 +467,9 @@ class ExprLowerer:
     def cast(self, val: Val, target: P4Type, span: SourceSpan) -> Val:
         src = val.type
         if src == target:
+            if isinstance(src, BitsT) and isinstance(target, BitsT) and \
+                    src.new_type != target.new_type:
+                return Val(target, val.json, val.const, val.ref)  # into or out of a type
             return val
         if isinstance(target, BitsT):
             if isinstance(src, BoolT):
@@ -523,9 +537,26 @@ class ExprLowerer:
         return Val(t, None, ref=("struct", vals, e))
 
     def _MethodCall(self, e: ast.MethodCall) -> Val:
+        size = self._min_size(e)
+        if size is not None:
+            return size
         if self.call_hook is None:
             raise CompileError(e.span, "a method call is not a compile-time constant")
         return self.call_hook(e, self)
+
+    def _min_size(self, e: ast.MethodCall) -> Val | None:
+        """``h.minSizeInBits()`` / ``h_t.minSizeInBytes()`` on a header (value or type):
+        a compile-time int, usable in constants; varbit fields count as 0 bits."""
+        target = e.target
+        if not isinstance(target, ast.Member) or e.args or \
+                target.member not in ("minSizeInBits", "minSizeInBytes"):
+            return None
+        base = self.lower(target.expr)
+        t = base.ref.type if isinstance(base.ref, TypeBinding) else base.type
+        if not isinstance(t, HeaderT):
+            return None
+        bits = t.width
+        return const_val(bits if target.member == "minSizeInBits" else (bits + 7) // 8, IntT())
 
     def _ConstructorCall(self, e: ast.ConstructorCall) -> Val:
         return Val(None, ref=("construct", e))
@@ -548,3 +579,17 @@ def _has_call(e: ast.Expression | None) -> bool:
         if isinstance(sub, ast.Expression) and _has_call(sub):
             return True
     return False
+
+
+def _enum_as_underlying(val: Val) -> Val:
+    """A serializable enum value, implicitly cast to its underlying bit<W> (an operand
+    whose other side is not the same enum)."""
+    t = val.type
+    if isinstance(t, EnumT) and t.underlying is not None:
+        return Val(t.underlying, val.json, val.const, val.ref)
+    return val
+
+
+def _is_built(val: Val) -> bool:
+    """Whether ``val`` is a list or struct expression (``{1, 2}``, ``(T){a = 1}``)."""
+    return isinstance(val.ref, tuple) and bool(val.ref) and val.ref[0] in ("list", "struct")

@@ -13,7 +13,7 @@ from p4sim.compiler.lower.naming import annotation, cp_extras, int_arg, qualifie
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.v1model import enum_member
 from p4sim.compiler.semantic.scope import DeclBinding, Scope
-from p4sim.compiler.semantic.types import bit_width
+from p4sim.compiler.semantic.types import BitsT, BoolT, EnumT, bit_width
 
 _COUNTER_UNITS = {"packets": "PACKETS", "bytes": "BYTES", "packets_and_bytes": "BOTH"}
 _METER_UNITS = {"packets": "PACKETS", "bytes": "BYTES"}
@@ -86,7 +86,12 @@ def make_extern(lw: Lowering, decl: ast.Instantiation, target: ast.ExternDecl, n
         if not type_args:
             raise CompileError(decl.span, "register needs a type argument: register<T>")
         size = ex.const_int(args[0])
-        width = bit_width(type_args[0])
+        cell = type_args[0]
+        if not isinstance(cell, (BitsT, BoolT)) and not (
+                isinstance(cell, EnumT) and cell.underlying is not None):
+            raise CompileError(decl.span, f"register<{cell.describe()}>: BMv2 registers hold "
+                               "bit<W> or int<W> values, not structs or headers")
+        width = bit_width(cell)
         obj.ir = ir.RegisterIR(name, len(program.registers), size, width, source_info=si)
         program.registers.append(obj.ir)
         lw.cp.registers.append(RegisterInfo(name, width, size, **extras))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from p4sim.compiler.errors import CompileError
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower.naming import fresh_name
 from p4sim.compiler.lower.storage import FieldRef, HeaderRef, StackRef, StructRef, UnionRef
@@ -11,6 +12,11 @@ from p4sim.compiler.semantic.types import (
     VarbitT, bit_width)
 
 SCALARS = "scalars"
+
+
+class StorageError(TypeError):
+    """A type that has no run-time storage (raised where no source location is known;
+    Layout.variable turns it into a located CompileError)."""
 
 
 class Layout:
@@ -55,6 +61,8 @@ class Layout:
         return t.name
 
     def header(self, base: str, t: HeaderT, metadata: bool = False) -> HeaderRef:
+        if not metadata and t.span is not None:  # a declared header type
+            _check_byte_aligned(t)
         name = self.unique(base)
         self.program.headers.append(ir.HeaderIR(name, self.header_type(t), metadata))
         return HeaderRef(name, t)
@@ -113,7 +121,17 @@ class Layout:
             holder = HeaderT(f"{(scalar_prefix or base).replace('.', '_')}_varbit_t",
                              (FieldT("value", t),))
             return FieldRef(self.header(scalar_prefix or base, holder).name, "value", t)
-        raise TypeError(f"cannot allocate storage for {t.describe()}")
+        raise StorageError(f"cannot allocate storage for {t.describe()}")
+
+    def variable(self, name: str, t: P4Type, span: Any) -> Any:
+        """Storage for a declared variable; a located error for a type no variable can
+        have (``int``, an extern, a string...), as p4c refuses it."""
+        try:
+            return self.storage(name, t, name)
+        except StorageError:
+            raise CompileError(span, f"variable '{name}' cannot have type {t.describe()}: "
+                               "variables hold bit<W>, int<W>, bool, enums, errors, "
+                               "headers, structs, stacks and tuples") from None
 
     def finish_scalars(self) -> None:
         """Declare the ``scalars`` metadata instance, byte-padded like p4c does."""
@@ -124,3 +142,13 @@ class Layout:
         hir = ir.HeaderTypeIR("scalars_0", fields)
         self.program.header_types.insert(0, hir)
         self.program.headers.insert(0, ir.HeaderIR(SCALARS, "scalars_0", True))
+
+
+def _check_byte_aligned(t: HeaderT) -> None:
+    """BMv2 extracts and emits whole bytes: p4c-bm2-ss refuses a header whose fields
+    (a varbit at its maximum width) do not add up to a multiple of 8 bits."""
+    total = t.width + sum(f.type.max_width for f in t.fields if isinstance(f.type, VarbitT))
+    if total % 8:
+        raise CompileError(t.span, f"header {t.name}: Found header with fields totaling "
+                           f"{total} bits.  BMv2 target only supports headers with fields "
+                           "totaling a multiple of 8 bits.")

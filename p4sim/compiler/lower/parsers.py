@@ -146,7 +146,7 @@ def _hoist_state_locals(lw: Lowering, scope: Scope, stmts: list[ast.Statement]
         if isinstance(s, ast.DeclarationStatement) and isinstance(s.decl, ast.VariableDecl):
             decl = s.decl
             t = ExprLowerer(inner).resolve(decl.type)
-            inner.declare(decl.name, lw.layout.storage(decl.name, t, decl.name))
+            inner.declare(decl.name, lw.layout.variable(decl.name, t, decl.span))
             if decl.init is not None:
                 out.append(ast.Assignment(ast.Name(decl.name, span=decl.span), decl.init,
                                           span=decl.span))

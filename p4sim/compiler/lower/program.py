@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from p4sim.compiler import ast
-from p4sim.compiler.control_plane import ControllerHeaderInfo, StructMemberInfo
+from p4sim.compiler.control_plane import ControllerHeaderInfo
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower.arguments import bind_arguments
@@ -15,9 +15,11 @@ from p4sim.compiler.lower.deparser import lower_deparser
 from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly
 from p4sim.compiler.lower.instances import instantiate
 from p4sim.compiler.lower.naming import annotation, cp_extras, string_arg
+from p4sim.compiler.lower.p4rt_types import struct_member
 from p4sim.compiler.lower.parsers import lower_parser
 from p4sim.compiler.lower.storage import HeaderRef, StructRef
 from p4sim.compiler.lower.text import source_info
+from p4sim.compiler.semantic.readonly import check_readonly_parameters
 from p4sim.compiler.semantic.scope import (
     ConstBinding, DeclBinding, GlobalInfo, Scope, build_global_scope)
 from p4sim.compiler.semantic.types import (
@@ -50,6 +52,7 @@ def lower_program(program: ast.Program, program_file: str) -> Lowering:
                         if e.underlying is None and e.name not in _builtin_enum_names(program)]
     lw.layout.finish_scalars()
     lw.sort_control_plane()
+    check_readonly_parameters(program)  # also in the actions and functions never called
     return lw
 
 
@@ -94,8 +97,7 @@ def _main_blocks(info: GlobalInfo, program_file: str) -> dict[str, tuple[Any, Sc
                            f"{len(main.args)}")
     blocks = {}
     scope = info.scope
-    for role, arg in zip(V1SWITCH_ROLES, main.args):
-        value = arg.value
+    for role, value in zip(V1SWITCH_ROLES, _package_arguments(main, scope)):
         if isinstance(value, ast.ConstructorCall) and isinstance(value.type, ast.NamedType):
             name, ctor_args = value.type.name, value.args
         elif isinstance(value, ast.MethodCall) and isinstance(value.target, ast.Name):
@@ -118,6 +120,17 @@ def _main_blocks(info: GlobalInfo, program_file: str) -> dict[str, tuple[Any, Sc
         blocks[role] = (binding.decl, _with_constructor_args(binding.decl, binding.scope,
                                                              ctor_args))
     return blocks
+
+
+def _package_arguments(main: ast.Instantiation, scope: Scope) -> list[ast.Expression]:
+    """V1Switch's arguments in parameter order: named ones (``ig = I()``) may come in
+    any order, as the package declaration's parameter names say."""
+    package = scope.lookup("V1Switch")
+    if not any(a.name for a in main.args) or not isinstance(package, DeclBinding) \
+            or not isinstance(package.decl, ast.PackageDecl):
+        return [a.value for a in main.args]
+    bound = bind_arguments(package.decl.params, main.args, "V1Switch", main.span)
+    return [b for b in bound if b is not None]
 
 
 def _with_constructor_args(decl, scope: Scope, args) -> Scope:
@@ -183,10 +196,7 @@ def _field_lists(lw: Lowering, meta_t: StructT) -> None:
         ann = annotation(annotations, "field_list")
         if ann is None:
             continue
-        indexes = [a.value for a in ann.args if isinstance(a, ast.IntLiteral)]
-        if not indexes and ann.body:
-            indexes = [int(x.strip(), 0) for x in ann.body.split(",") if x.strip()]
-        for index in indexes:
+        for index in _field_list_indexes(lw, ann):
             fl = lw.field_list_by_index.get(index)
             if fl is None:
                 fl = ir.FieldListIR(f"field_list{index}", index, [])
@@ -194,6 +204,24 @@ def _field_lists(lw: Lowering, meta_t: StructT) -> None:
                 lw.program.field_lists.append(fl)
             fl.elements.append(leaf.json())
     lw.program.field_lists.sort(key=lambda f: f.id)
+
+
+def _field_list_indexes(lw: Lowering, ann: ast.Annotation) -> list[int]:
+    """The indexes of ``@field_list(a, b...)``: integer constants, named constants or
+    serializable enum members (``@field_list(FieldLists.redirect)``)."""
+    if not ann.args and ann.body and ann.body.strip():
+        raise CompileError(ann.span, f"@field_list({ann.body.strip()}): the field list "
+                           "indexes must be integer constants")
+    ex = ExprLowerer(lw.info.scope)
+    indexes = []
+    for arg in ann.args:
+        val = ex.lower(arg)
+        if not val.is_const or isinstance(val.const, (bool, str)) or \
+                not isinstance(val.const, int):
+            raise CompileError(arg.span, "a @field_list index must be an integer constant "
+                               "or a serializable enum member")
+        indexes.append(int(val.const))
+    return indexes
 
 
 def _annotated_fields(ref: StructRef, t: StructT):
@@ -214,7 +242,7 @@ def _controller_headers(lw: Lowering, info: GlobalInfo) -> None:
         if name is None:
             continue
         lw.cp.controller_headers.append(ControllerHeaderInfo(
-            name, tuple(StructMemberInfo(f.name, bit_width(f.type)) for f in t.fields),
+            name, tuple(struct_member(lw.cp, f.name, f.type) for f in t.fields),
             t.name, **cp_extras(t.annotations)))
 
 

@@ -347,7 +347,7 @@ def declare_variable(body: StatementLowerer, decl: ast.VariableDecl) -> None:
     if isinstance(t, IntT):
         raise CompileError(decl.span, f"local variables of type {t.describe()} are not "
                            "supported")
-    ref = body.lw.layout.storage(decl.name, t, decl.name)
+    ref = body.lw.layout.variable(decl.name, t, decl.span)
     body.scope.declare(decl.name, ref)
     if decl.init is not None:
         value = body.expr.lower_typed(decl.init, t)

@@ -8,7 +8,7 @@ actions and functions are inlined.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.semantic.types import BitsT, HeaderT, P4Type, StackT, StructT, UnionT
@@ -45,9 +45,15 @@ class HeaderRef:
     def json(self) -> J.Json:
         return {"type": "header", "value": self.name}
 
-    def field(self, name: str) -> FieldRef | None:
+    def field(self, name: str) -> Any:
+        """The field ``name`` (a StructRef over the flat fields for a struct field)."""
         t = self.type.field_type(name)
-        return FieldRef(self.name, name, t) if t is not None else None
+        if t is not None:
+            return FieldRef(self.name, name, t)
+        nested = dict(self.type.nested).get(name)
+        if nested is None:
+            return None
+        return _nested_struct(nested, name, lambda flat, ft: FieldRef(self.name, flat, ft))
 
     def valid(self) -> FieldRef:
         return FieldRef(self.name, "$valid$", BitsT(1))
@@ -67,11 +73,16 @@ class DynHeaderRef:
     def json(self) -> J.Json:
         return J.op("dereference_header_stack", self.stack.json(), self.index_json)
 
-    def field(self, name: str) -> DynFieldRef | None:
-        for i, f in enumerate(self.type.fields):
-            if f.name == name:
-                return DynFieldRef(self.json(), i, f.type)
-        return None
+    def field(self, name: str) -> Any:
+        offsets = {f.name: (i, f.type) for i, f in enumerate(self.type.fields)}
+        if name in offsets:
+            i, t = offsets[name]
+            return DynFieldRef(self.json(), i, t)
+        nested = dict(self.type.nested).get(name)
+        if nested is None:
+            return None
+        return _nested_struct(nested, name, lambda flat, ft: DynFieldRef(
+            self.json(), offsets[flat][0], ft))
 
 
 @dataclass(frozen=True)
@@ -126,3 +137,16 @@ def leaves(ref: Any) -> list[Any]:
             out.extend(leaves(member))
         return out
     return [ref]
+
+
+def _nested_struct(t: StructT, prefix: str, leaf: Callable[[str, P4Type], Any]) -> "StructRef":
+    """A struct field of a header as a StructRef whose leaves are the header's flat
+    fields ``prefix_member`` (see HeaderT)."""
+    members = []
+    for f in t.fields:
+        flat = f"{prefix}_{f.name}"
+        if isinstance(f.type, StructT):
+            members.append((f.name, _nested_struct(f.type, flat, leaf)))
+        else:
+            members.append((f.name, leaf(flat, f.type)))
+    return StructRef(t, tuple(members))

@@ -8,7 +8,7 @@ from typing import Any
 from p4sim.compiler import ast
 from p4sim.compiler.control_plane import (
     ActionInfo, ActionParamInfo, ActionProfileInfo, ActionRefInfo, CounterInfo,
-    MatchFieldInfo, MeterInfo, TableInfo)
+    ControlPlaneModel, MatchFieldInfo, MeterInfo, TableInfo)
 from p4sim.compiler.errors import CompileError
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower import jsonexpr as J
@@ -17,6 +17,7 @@ from p4sim.compiler.lower.calls import bind_parameters, call_expression
 from p4sim.compiler.lower.context import ExternObj, Lowering, TableObj
 from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.instances import instantiate
+from p4sim.compiler.lower.p4rt_types import p4rt_view
 from p4sim.compiler.lower.naming import (
     annotation, cp_annotations, cp_extras, int_arg, qualified, string_arg)
 from p4sim.compiler.lower.statements import StatementLowerer
@@ -73,20 +74,22 @@ def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
         declare_action(lw, name, decl, [], from_table=False)
     else:
         declare_action(lw, name, decl,
-                       action_param_infos(decl.params[len(bound):], body.expr),
+                       action_param_infos(decl.params[len(bound):], body.expr, lw.cp),
                        from_table=True)
     return action
 
 
-def action_param_infos(params: tuple[ast.Parameter, ...], expr: ExprLowerer
-                       ) -> list[ActionParamInfo]:
+def action_param_infos(params: tuple[ast.Parameter, ...], expr: ExprLowerer,
+                       cp: ControlPlaneModel) -> list[ActionParamInfo]:
     """The P4Info parameters among ``params``; those of types with no P4Runtime
     encoding (p4c rejects them) are left out."""
     out = []
     for p in params:
         t = expr.resolve(p.type)
         if isinstance(t, (BitsT, BoolT, EnumT)):
-            out.append(ActionParamInfo(p.name, bit_width(t), **cp_extras(p.annotations)))
+            width, type_name = p4rt_view(cp, t)
+            out.append(ActionParamInfo(p.name, width, type_name,
+                                       **cp_extras(p.annotations)))
     return out
 
 
@@ -126,7 +129,7 @@ def declare_called_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
     inlines such calls)."""
     name = action_name(decl, decl_scope)
     lw.remember_order("action", name, decl)
-    params = action_param_infos(decl.params, expr) if lw.action_depth else []
+    params = action_param_infos(decl.params, expr, lw.cp) if lw.action_depth else []
     declare_action(lw, name, decl, params, from_table=False)
 
 
@@ -210,6 +213,7 @@ class TableLowering:
                 raise CompileError(k.expr.span, "a table key must be a bit<W>, bool, enum or "
                                    "error value")
             width = bit_width(val.type)
+            cp_width, type_name = p4rt_view(self.lw.cp, val.type)
             name_ann = annotation(k.annotations, "name")
             key_name = string_arg(name_ann) or expr_text(k.expr)
             target = self._key_target(k, val)
@@ -222,7 +226,7 @@ class TableLowering:
                 continue
             keys.append({"match_type": "ternary" if kind == "optional" else kind,
                          "name": key_name, "target": target, "mask": None})
-            fields.append(MatchFieldInfo(key_name, width, kind, **cp_extras(
+            fields.append(MatchFieldInfo(key_name, cp_width, kind, type_name, **cp_extras(
                 tuple(a for a in k.annotations if a.name != "name"))))
         return keys, fields, selector, temps
 
@@ -257,7 +261,7 @@ class TableLowering:
             decl, decl_scope = find_action(self.scope, ref, self.decl.name)
             if not decl_scope.prefix:
                 self.lw.remember_order("action", action_name(decl, decl_scope), decl,
-                                       self.lw.localized_position(self.decl))
+                                       self.lw.localized_position(self.decl, decl))
             action = lower_action(self.lw, decl, decl_scope, ref.args, self.scope)
             if action.name in ids:
                 raise CompileError(ref.span, f"action '{ref.name}' is listed twice")

@@ -4,19 +4,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from p4sim.compiler import ast
-from p4sim.compiler.control_plane import DigestInfo, StructMemberInfo
+from p4sim.compiler.control_plane import DigestInfo
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.arguments import bind_arguments
 from p4sim.compiler.lower.context import ExternObj, Lowering, PacketRef
 from p4sim.compiler.lower.expressions import StackMember
+from p4sim.compiler.lower.p4rt_types import struct_member
 from p4sim.compiler.lower.storage import (
     DynFieldRef, FieldRef, HeaderRef, StructRef, leaves)
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.values import Val
 from p4sim.compiler.semantic.types import (
-    AggregateT, BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, StructT, VarbitT, bit_width)
+    AggregateT, BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StructT, VarbitT,
+    bit_width)
 
 if TYPE_CHECKING:  # statements imports this module (through calls)
     from p4sim.compiler.lower.statements import StatementLowerer
@@ -33,11 +35,23 @@ def _args(call: ast.MethodCall, decl_params: tuple[ast.Parameter, ...], what: st
     return bind_arguments(decl_params, call.args, what, call.span)
 
 
-def _positional(call: ast.MethodCall, count: tuple[int, ...], what: str) -> list:
+def _positional(call: ast.MethodCall, count: tuple[int, ...], what: str,
+                names: tuple[str, ...] = ()) -> list:
+    """The arguments in parameter order; named ones (``index = i``) are put in place
+    by ``names``, the method's parameter names in v1model.p4."""
     if len(call.args) not in count:
         raise CompileError(call.span, f"wrong number of arguments: {what} expects "
                            f"{' or '.join(map(str, count))}, got {len(call.args)}")
-    return [a.value for a in call.args]
+    if not any(a.name for a in call.args):
+        return [a.value for a in call.args]
+    result: list[ast.Expression | None] = [None] * len(names)
+    for a in call.args:
+        if a.name is None:
+            raise CompileError(a.span, "cannot mix named and positional arguments")
+        if a.name not in names:
+            raise CompileError(a.span, f"'{what}' has no parameter named '{a.name}'")
+        result[names.index(a.name)] = a.value
+    return result
 
 
 def _out_field(body: StatementLowerer, e: ast.Expression, what: str) -> Val:
@@ -114,8 +128,15 @@ def calculation(body: StatementLowerer, algo: str, data: Val, span: SourceSpan, 
 
 
 def field_list_for_index(lw: Lowering, index: int, span: SourceSpan) -> int:
+    """The field list of ``@field_list(index)``; as p4c, an index no field carries is a
+    warning and preserves nothing (an empty list)."""
     if index not in lw.field_list_by_index:
-        raise CompileError(span, f"no field is annotated @field_list({index})")
+        lw.warn(span, f"no field is annotated @field_list({index}): no metadata is "
+                "preserved")
+        fl = ir.FieldListIR(f"field_list{index}", index, [])
+        lw.field_list_by_index[index] = fl
+        lw.program.field_lists.append(fl)
+        lw.program.field_lists.sort(key=lambda f: f.id)
     return index
 
 
@@ -145,7 +166,13 @@ def extern_function(decl: ast.ExternFunctionDecl, call: ast.MethodCall,
     assert std is not None  # program._allocate sets it before any block is lowered
     if name == "mark_to_drop":
         if args and args[0] is not None:
-            ex.lower(args[0])  # checked, but v1model has one standard_metadata instance
+            # checked (an inout standard_metadata_t), but v1model has one instance of it
+            meta = ex.lower(args[0])
+            if not (isinstance(meta.type, StructT) and meta.type.name == "standard_metadata_t"):
+                raise CompileError(args[0].span, "mark_to_drop() needs the standard metadata "
+                                   "(an inout standard_metadata_t), not "
+                                   f"{meta.type.describe() if meta.type else 'this'}")
+            body.check_writable(meta, args[0])
         body.emit("mark_to_drop", [std.json()], call)
         return None
     if name in ("clone", "clone_preserving_field_list", "clone3"):
@@ -247,27 +274,41 @@ def extern_function(decl: ast.ExternFunctionDecl, call: ast.MethodCall,
 
 def digest(call: ast.MethodCall, args: list, body: StatementLowerer) -> None:
     ex = body.expr
-    if not call.type_args:
-        raise CompileError(call.span, "digest needs a type argument: digest<T>(...)")
-    t = ex.resolve(call.type_args[0])
+    t: P4Type | None
+    if call.type_args:
+        t = ex.resolve(call.type_args[0])
+        data = ex.lower(args[1])
+    else:  # digest(r, data): T is the type of data, as P4's type inference gives it
+        data = ex.lower(args[1])
+        t = data.type
     if not isinstance(t, StructT):
-        raise CompileError(call.span, "the digest type must be a struct")
+        raise CompileError(args[1].span if not call.type_args else call.span,
+                           "the digest type must be a struct" + (
+                               "" if call.type_args else
+                               f", not {t.describe() if t is not None else 'a list'}: "
+                               "give the struct as digest<T>(...) or (T){...}"))
     receiver = ex.lower_typed(args[0], BitsT(32))
-    data = ex.lower(args[1])
     elements = flatten(body, data, args[1].span, copy=True)
-    if len(elements) != len(t.fields):
+    if len(elements) != _scalar_count(t):
         raise CompileError(args[1].span, f"digest data has {len(elements)} fields but "
-                           f"'{t.name}' has {len(t.fields)}")
+                           f"'{t.name}' has {_scalar_count(t)}")
     lw = body.lw
     if t.name not in lw.learn_lists:
         lst = ir.FieldListIR(t.name, len(lw.learn_lists) + 1, [j for j, _, _ in elements])
         lw.learn_lists[t.name] = lst
         lw.program.learn_lists.append(lst)
         lw.cp.digests.append(DigestInfo(t.name, t.name, tuple(
-            StructMemberInfo(f.name, bit_width(f.type)) for f in t.fields)))
+            struct_member(lw.cp, f.name, f.type) for f in t.fields)))
     ident = lw.learn_lists[t.name].id
     body.emit("generate_digest", [J.as_param(receiver.data(call.span, 32)), J.hexstr(ident)],
               call)
+
+
+def _scalar_count(t: P4Type) -> int:
+    """How many scalar fields a (possibly nested) struct flattens to."""
+    if isinstance(t, StructT):
+        return sum(_scalar_count(f.type) for f in t.fields)
+    return 1
 
 
 # ---------------------------------------------------------------------- packets
@@ -279,15 +320,18 @@ def lookahead(call: ast.MethodCall, body: StatementLowerer) -> Val:
     t = body.expr.resolve(call.type_args[0])
     if isinstance(t, HeaderT):
         return _lookahead_header(body, t, call.span)
-    if not isinstance(t, (BitsT, BoolT)):
+    if isinstance(t, StructT):
+        return _lookahead_struct(body, t, call.span)
+    serializable = isinstance(t, EnumT) and t.underlying is not None
+    if not isinstance(t, (BitsT, BoolT)) and not serializable:
         raise CompileError(call.span, f"lookahead of {t.describe()} is not supported")
     width = bit_width(t)
-    temp = body.lw.layout.temp(BitsT(width))
+    temp = body.lw.layout.temp(t if isinstance(t, BitsT) else BitsT(width))
     body.out.append({"op": "set", "parameters": [temp.json(), {
         "type": "lookahead", "value": [0, width]}]})
     if isinstance(t, BoolT):
         return Val(BoolT(), J.op("d2b", None, temp.json()), ref=temp)
-    return Val(BitsT(width), temp.json(), ref=temp)
+    return Val(t, temp.json(), ref=temp)  # int<W>, a `type` or an enum keep their type
 
 
 def _lookahead_header(body: StatementLowerer, t: HeaderT, span: SourceSpan) -> Val:
@@ -305,6 +349,22 @@ def _lookahead_header(body: StatementLowerer, t: HeaderT, span: SourceSpan) -> V
             J.field(scratch.name, f.name), {"type": "lookahead", "value": [offset, width]}]})
         offset += width
     return Val(t, scratch.json(), ref=scratch)
+
+
+def _lookahead_struct(body: StatementLowerer, t: StructT, span: SourceSpan) -> Val:
+    """A struct-typed lookahead: a struct of scalars, each set from the packet at its
+    bit offset (the fields back to back, as the struct would be serialized)."""
+    scratch = body.lw.layout.storage(f"lookahead_{t.name}", t)
+    offset = 0
+    for leaf in leaves(scratch):
+        if not isinstance(leaf, FieldRef) or isinstance(leaf.type, VarbitT):
+            raise CompileError(span, f"lookahead of {t.name}: only structs of bit<W>, bool "
+                               "and serializable enum fields can be looked ahead")
+        width = bit_width(leaf.type)
+        body.out.append({"op": "set", "parameters": [
+            leaf.json(), {"type": "lookahead", "value": [offset, width]}]})
+        offset += width
+    return Val(t, None, ref=scratch)
 
 
 def packet_method(call: ast.MethodCall, packet: PacketRef, name: str,
@@ -360,7 +420,7 @@ def extern_method(call: ast.MethodCall, obj: ExternObj, name: str,
     ex = body.expr
     kind = obj.kind
     if kind == "counter" and name == "count":
-        (index,) = _positional(call, (1,), "count")
+        (index,) = _positional(call, (1,), "count", ("index",))
         idx = ex.lower(index)
         body.emit("count", [{"type": "counter_array", "value": obj.name},
                             J.as_param(idx.data(call.span, 32))], call)
@@ -369,7 +429,7 @@ def extern_method(call: ast.MethodCall, obj: ExternObj, name: str,
         _positional(call, (0,), "count")
         return None
     if kind == "meter" and name == "execute_meter":
-        index, result = _positional(call, (2,), "execute_meter")
+        index, result = _positional(call, (2,), "execute_meter", ("index", "result"))
         idx = ex.lower(index)
         dest = _out_field(body, result, "the meter result")
         body.emit("execute_meter", [{"type": "meter_array", "value": obj.name},
@@ -377,7 +437,7 @@ def extern_method(call: ast.MethodCall, obj: ExternObj, name: str,
                                     J.as_param(dest.ref.json())], call)
         return None
     if kind == "direct_meter" and name == "read":
-        (result,) = _positional(call, (1,), "read")
+        (result,) = _positional(call, (1,), "read", ("result",))
         dest = _out_field(body, result, "the meter result")
         if not isinstance(dest.ref, FieldRef):
             raise CompileError(result.span, "the direct meter result must be a field")
@@ -390,7 +450,7 @@ def extern_method(call: ast.MethodCall, obj: ExternObj, name: str,
             obj.ir.result_target = target
         return None
     if kind == "register" and name == "read":
-        result, index = _positional(call, (2,), "read")
+        result, index = _positional(call, (2,), "read", ("result", "index"))
         dest = _out_field(body, result, "the register read result")
         idx = ex.lower(index)
         body.emit("register_read", [J.as_param(dest.ref.json()),
@@ -398,7 +458,7 @@ def extern_method(call: ast.MethodCall, obj: ExternObj, name: str,
                                     J.as_param(idx.data(call.span, 32))], call)
         return None
     if kind == "register" and name == "write":
-        index, value = _positional(call, (2,), "write")
+        index, value = _positional(call, (2,), "write", ("index", "value"))
         elem = obj.type_args[0] if obj.type_args else BitsT(32)
         idx = ex.lower(index)
         val = ex.lower_typed(value, elem)

@@ -13,7 +13,7 @@ from typing import Any
 from p4sim.compiler.control_plane import (
     ActionInfo, ActionProfileInfo, ActionRefInfo, Annot, ControlPlaneModel,
     ControllerHeaderInfo, CounterInfo, DigestInfo, MatchFieldInfo, MeterInfo, Named,
-    RegisterInfo, TableInfo, ValueSetInfo)
+    RegisterInfo, StructMemberInfo, TableInfo, ValueSetInfo)
 from p4sim.compiler.p4info.annotations import (
     annotation_strings, fill_annotations, has_annotation)
 from p4sim.compiler.p4info.errors import P4InfoError
@@ -95,6 +95,7 @@ class _Builder:
             self._register(register)
         for digest in self.model.digests:
             self._digest(digest)
+        self._named_types()
         if self._has_type_info():
             self.info.type_info.SetInParent()  # written even when empty, as p4c does
         return self.info
@@ -183,6 +184,8 @@ class _Builder:
                 message.other_match_type = field.match_type
             else:
                 raise P4InfoError(f"{owner}: match field '{field.name}' has no match kind")
+            if field.type_name:
+                message.type_name.name = field.type_name
 
     def _action_ref(self, message: Message, ref: ActionRefInfo, owner: str) -> None:
         message.id = self._ref(IdPrefix.ACTION, ref.action, owner)
@@ -221,6 +224,8 @@ class _Builder:
             out.name = param.name
             fill_annotations(out, param)
             out.bitwidth = param.bitwidth
+            if param.type_name:
+                out.type_name.name = param.type_name
 
     def _action_profile(self, profile: ActionProfileInfo) -> None:
         if _hidden(profile):
@@ -290,6 +295,8 @@ class _Builder:
             out.id = member_id
             out.name = member.name
             out.bitwidth = member.bitwidth
+            if member.type_name and not member.serializable_enum:
+                out.type_name.name = member.type_name
 
     def _value_set(self, value_set: ValueSetInfo) -> None:
         if _hidden(value_set):
@@ -318,12 +325,46 @@ class _Builder:
         message = self.info.digests.add()
         self._preamble(message.preamble, IdPrefix.DIGEST, digest)
         message.type_spec.struct.name = digest.struct_name
-        struct = self.info.type_info.structs[digest.struct_name]
-        if not struct.members:
-            for member in digest.members:
-                out = struct.members.add()
-                out.name = member.name
+        self._struct_type(digest.struct_name, digest.members)
+
+    def _struct_type(self, name: str, members: Sequence[StructMemberInfo]) -> None:
+        """type_info.structs[name], and the structs its members are, once each."""
+        if name in self.info.type_info.structs:
+            return
+        struct = self.info.type_info.structs[name]
+        for member in members:
+            out = struct.members.add()
+            out.name = member.name
+            if member.struct_members is not None and member.type_name:
+                out.type_spec.struct.name = member.type_name
+                self._struct_type(member.type_name, member.struct_members)
+            elif member.serializable_enum and member.type_name:
+                out.type_spec.serializable_enum.name = member.type_name
+            elif member.type_name:
+                out.type_spec.new_type.name = member.type_name
+            else:
                 out.type_spec.bitstring.bit.bitwidth = member.bitwidth
+
+    def _named_types(self) -> None:
+        """type_info's new_types and serializable_enums: the named types of match
+        fields, action parameters, packet metadata and digest members."""
+        for name, enum in self.model.serializable_enums.items():
+            spec = self.info.type_info.serializable_enums[name]
+            spec.underlying_type.bitwidth = enum.bitwidth
+            for member, value in enum.members:
+                out = spec.members.add()
+                out.name = member
+                out.value = value.to_bytes((enum.bitwidth + 7) // 8, "big")
+        for name, new_type in self.model.new_types.items():
+            spec = self.info.type_info.new_types[name]
+            if new_type.uri is None:
+                spec.original_type.bitstring.bit.bitwidth = new_type.bitwidth
+            else:
+                spec.translated_type.uri = new_type.uri
+                if new_type.sdn_bitwidth is None:
+                    spec.translated_type.sdn_string.SetInParent()
+                else:
+                    spec.translated_type.sdn_bitwidth = new_type.sdn_bitwidth
 
 
 def _unit(table: Mapping[str, int], unit: str, owner: str) -> int:

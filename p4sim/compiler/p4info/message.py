@@ -13,7 +13,7 @@ from typing import Any
 from p4sim.compiler.p4info.schema import MESSAGES, Field
 
 # Keyed by Field.kind (a name or an IntEnum class); the enums default to 0.
-_DEFAULTS: dict[object, object] = {"string": "", "int": 0, "bool": False}
+_DEFAULTS: dict[object, object] = {"string": "", "bytes": b"", "int": 0, "bool": False}
 
 
 class Message:
@@ -139,6 +139,8 @@ def _print_message(name: str, message: Message, indent: str, out: list[str],
 def _scalar(field: Field, value: Any) -> str:
     if field.kind == "string":
         return _quote(value)
+    if field.kind == "bytes":
+        return '"' + "".join(_BYTE_TEXT_TABLE[b] for b in value) + '"'
     if field.kind == "bool":
         return "true" if value else "false"
     if field.kind == "int":

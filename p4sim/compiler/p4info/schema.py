@@ -48,7 +48,7 @@ class IdleTimeoutBehavior(IntEnum):
 
 @dataclass(frozen=True)
 class Field:
-    """One field. ``kind``: "string", "int", "bool", an IntEnum class, "message" or
+    """One field. ``kind``: "string", "bytes", "int", "bool", an IntEnum class, "message" or
     "map" (string keys); ``of``: the message type of message, repeated-message and map
     fields; ``oneof``: member of a oneof, so it is printed even at its default value."""
 
@@ -80,7 +80,8 @@ _MATCH_FIELD_FIELDS = (Field("id", 1, "int"), Field("name", 2, "string"),
                        _strings("annotations", 3), Field("bitwidth", 4, "int"),
                        Field("match_type", 5, MatchType, oneof=True),
                        _message("doc", 6, "Documentation"),
-                       Field("other_match_type", 7, "string", oneof=True))
+                       Field("other_match_type", 7, "string", oneof=True),
+                       _message("type_name", 8, "P4NamedType"))
 
 MESSAGES: Mapping[str, tuple[Field, ...]] = MappingProxyType({
     "P4Info": _fields(
@@ -115,7 +116,8 @@ MESSAGES: Mapping[str, tuple[Field, ...]] = MappingProxyType({
                       _message("params", 2, "ActionParam", True)),
     "ActionParam": _fields(Field("id", 1, "int"), Field("name", 2, "string"),
                            _strings("annotations", 3), Field("bitwidth", 4, "int"),
-                           _message("doc", 5, "Documentation")),
+                           _message("doc", 5, "Documentation"),
+                           _message("type_name", 6, "P4NamedType")),
     "ActionProfile": _fields(
         _message("preamble", 1, "Preamble"), Field("table_ids", 2, "int", repeated=True),
         Field("with_selector", 3, "bool"), Field("size", 4, "int"),
@@ -134,7 +136,8 @@ MESSAGES: Mapping[str, tuple[Field, ...]] = MappingProxyType({
     "ControllerPacketMetadata": _fields(_message("preamble", 1, "Preamble"),
                                         _message("metadata", 2, "PacketMetadata", True)),
     "PacketMetadata": _fields(Field("id", 1, "int"), Field("name", 2, "string"),
-                              _strings("annotations", 3), Field("bitwidth", 4, "int")),
+                              _strings("annotations", 3), Field("bitwidth", 4, "int"),
+                              _message("type_name", 5, "P4NamedType")),
     "ValueSet": _fields(_message("preamble", 1, "Preamble"),
                         _message("match", 2, "MatchField", True), Field("size", 3, "int")),
     "Register": _fields(_message("preamble", 1, "Preamble"),
@@ -142,11 +145,29 @@ MESSAGES: Mapping[str, tuple[Field, ...]] = MappingProxyType({
     "Digest": _fields(_message("preamble", 1, "Preamble"),
                       _message("type_spec", 2, "P4DataTypeSpec")),
     "P4DataTypeSpec": _fields(_message("bitstring", 1, "P4BitstringLikeTypeSpec", oneof=True),
-                              _message("struct", 4, "P4NamedType", oneof=True)),
+                              _message("struct", 4, "P4NamedType", oneof=True),
+                              _message("serializable_enum", 11, "P4NamedType", oneof=True),
+                              _message("new_type", 12, "P4NamedType", oneof=True)),
     "P4BitstringLikeTypeSpec": _fields(_message("bit", 1, "P4BitTypeSpec", oneof=True)),
     "P4BitTypeSpec": _fields(Field("bitwidth", 1, "int")),
     "P4NamedType": _fields(Field("name", 1, "string")),
-    "P4TypeInfo": _fields(Field("structs", 1, "map", "P4StructTypeSpec")),
+    "P4TypeInfo": _fields(Field("structs", 1, "map", "P4StructTypeSpec"),
+                          Field("serializable_enums", 6, "map", "P4SerializableEnumTypeSpec"),
+                          Field("new_types", 7, "map", "P4NewTypeSpec")),
+    "P4SerializableEnumTypeSpec": _fields(
+        _message("underlying_type", 1, "P4BitTypeSpec"),
+        _message("members", 2, "P4SerializableEnumMember", True), _strings("annotations", 3)),
+    "P4SerializableEnumMember": _fields(Field("name", 1, "string"),
+                                        Field("value", 2, "bytes"),
+                                        _strings("annotations", 3)),
+    "P4NewTypeSpec": _fields(_message("original_type", 1, "P4DataTypeSpec", oneof=True),
+                             _message("translated_type", 2, "P4NewTypeTranslation",
+                                      oneof=True),
+                             _strings("annotations", 3)),
+    "P4NewTypeTranslation": _fields(Field("uri", 1, "string"),
+                                    Field("sdn_bitwidth", 2, "int", oneof=True),
+                                    _message("sdn_string", 3, "SdnString", oneof=True)),
+    "SdnString": _fields(),
     "P4StructTypeSpec": _fields(_message("members", 1, "P4StructMember", True)),
     "P4StructMember": _fields(Field("name", 1, "string"),
                               _message("type_spec", 2, "P4DataTypeSpec")),

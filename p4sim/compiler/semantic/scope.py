@@ -6,6 +6,8 @@ requires declaration before use.
 """
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -15,7 +17,7 @@ from p4sim.compiler.limits import MAX_STACK_SIZE, MAX_WIDTH
 from p4sim.compiler.semantic.operators import wrap
 from p4sim.compiler.semantic.types import (
     AggregateT, BitsT, BlockT, BoolT, EnumT, ErrorT, ExternT, FieldT, HeaderT, IntT, MatchKindT,
-    P4Type, StackT, StringT, StructT, TupleT, TypeVarT, UnionT, VarbitT, VoidT)
+    NewTypeTag, P4Type, StackT, StringT, StructT, TupleT, TypeVarT, UnionT, VarbitT, VoidT)
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,8 @@ def resolve_type(t: ast.Type, scope: Scope, const_eval: ConstEval) -> P4Type:
         width = const_int(t.max_width, scope, const_eval, "a varbit width")
         if width <= 0:
             raise CompileError(t.span, f"invalid maximum width {width} for varbit type")
-        return VarbitT(_checked_width(width, "varbit width", t.span))
+        # no upper bound: p4c limits bit<W> to 2048 bits but not a varbit's maximum
+        return VarbitT(width)
     if isinstance(t, ast.IntType):
         return IntT()
     if isinstance(t, ast.BoolType):
@@ -210,13 +213,66 @@ def _fields(decl, scope: Scope, const_eval: ConstEval) -> tuple[FieldT, ...]:
 _NOT_FIELD_TYPES = frozenset({ExternT, BlockT, StringT, VoidT, MatchKindT, IntT})
 
 
-def _check_header_fields(decl: ast.HeaderDecl, fields: tuple[FieldT, ...]) -> None:
+def _check_header_fields(decl: ast.HeaderDecl, fields: tuple[FieldT, ...]
+                         ) -> tuple[tuple[FieldT, ...], tuple[tuple[str, StructT], ...]]:
+    """The header's fields flattened (a struct field becomes ``s_a``, ``s_b``...) and
+    its struct fields, or a located error for a field type a header cannot hold."""
+    flat: list[FieldT] = []
+    nested: list[tuple[str, StructT]] = []
     for f, src in zip(fields, decl.fields):
-        ok = isinstance(f.type, (BitsT, BoolT, VarbitT)) or (
-            isinstance(f.type, EnumT) and f.type.underlying is not None)
-        if not ok:
+        if isinstance(f.type, StructT):
+            nested.append((f.name, f.type))
+            flat.extend(_flat_struct_fields(f.name, f.type, src))
+            continue
+        if not _header_scalar(f.type):
             raise CompileError(src.span, f"header field '{f.name}' cannot have type "
                                f"{f.type.describe()}")
+        flat.append(f)
+    return tuple(flat), tuple(nested)
+
+
+def _header_scalar(t: P4Type) -> bool:
+    return isinstance(t, (BitsT, BoolT, VarbitT)) or (
+        isinstance(t, EnumT) and t.underlying is not None)
+
+
+def _flat_struct_fields(prefix: str, t: StructT, src: ast.Node) -> list[FieldT]:
+    out: list[FieldT] = []
+    for f in t.fields:
+        name = f"{prefix}_{f.name}"
+        if isinstance(f.type, StructT):
+            out.extend(_flat_struct_fields(name, f.type, src))
+        elif _header_scalar(f.type) and not isinstance(f.type, VarbitT):
+            out.append(FieldT(name, f.type, f.annotations))
+        else:
+            raise CompileError(src.span, f"header field '{prefix}' is a struct with a field "
+                               f"'{f.name}' of type {f.type.describe()}: a struct in a "
+                               "header holds bit<W>, int<W>, bool and serializable enums")
+    return out
+
+
+def new_type_tag(decl: ast.TypedefDecl) -> NewTypeTag:
+    """The P4Runtime view of ``type bit<W> T``: ``@p4runtime_translation("uri", N)``
+    (N a width, ``bit<N>`` or ``string``) makes it a translated type."""
+    for a in decl.annotations:
+        if a.name != "p4runtime_translation":
+            continue
+        match = _TRANSLATION_RE.fullmatch(a.body or "")
+        if match is None:
+            raise CompileError(a.span, "@p4runtime_translation needs (\"uri\", width), "
+                               "(\"uri\", bit<width>) or (\"uri\", string)")
+        uri, target = match.group(1), match.group(2)
+        if target == "string":
+            return NewTypeTag(decl.name, uri, None)
+        width = re.fullmatch(r"(?:bit\s*<\s*)?(\d+)(?:\s*>)?", target)
+        if width is None:
+            raise CompileError(a.span, f"@p4runtime_translation: '{target}' is not a "
+                               "width, bit<width> or string")
+        return NewTypeTag(decl.name, uri, int(width.group(1)))
+    return NewTypeTag(decl.name)
+
+
+_TRANSLATION_RE = re.compile(r'\s*"((?:[^"\\]|\\.)*)"\s*,\s*(.*?)\s*', re.S)
 
 
 def declare_type(decl: ast.Node, scope: Scope, info: GlobalInfo, const_eval: ConstEval
@@ -228,9 +284,9 @@ def declare_type(decl: ast.Node, scope: Scope, info: GlobalInfo, const_eval: Con
         return
     if isinstance(decl, ast.HeaderDecl):
         scope.declare(decl.name, TypeBinding(HeaderT(decl.name, (), decl.annotations)))
-        fields = _fields(decl, scope, const_eval)
-        _check_header_fields(decl, fields)
-        scope.declare(decl.name, TypeBinding(HeaderT(decl.name, fields, decl.annotations)))
+        fields, nested = _check_header_fields(decl, _fields(decl, scope, const_eval))
+        scope.declare(decl.name, TypeBinding(HeaderT(decl.name, fields, decl.annotations,
+                                                     decl.span, nested)))
     elif isinstance(decl, ast.HeaderUnionDecl):
         fields = _fields(decl, scope, const_eval)
         for f, src in zip(fields, decl.fields):
@@ -245,7 +301,10 @@ def declare_type(decl: ast.Node, scope: Scope, info: GlobalInfo, const_eval: Con
         scope.declare(decl.name, TypeBinding(enum_t))
         info.enums.append(enum_t)
     elif isinstance(decl, ast.TypedefDecl):
-        scope.declare(decl.name, TypeBinding(resolve_type(decl.type, scope, const_eval)))
+        t = resolve_type(decl.type, scope, const_eval)
+        if decl.is_new_type and isinstance(t, BitsT):
+            t = dataclasses.replace(t, new_type=new_type_tag(decl))
+        scope.declare(decl.name, TypeBinding(t))
     elif isinstance(decl, ast.ErrorDecl):
         for member in decl.members:
             if member not in info.errors:

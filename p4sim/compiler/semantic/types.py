@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -11,11 +12,23 @@ class P4Type:
 
 
 @dataclass(frozen=True)
+class NewTypeTag:
+    """A ``type bit<W> T`` name, with its ``@p4runtime_translation`` if any: what P4Info
+    says of values of that type (type_name, bitwidth, type_info.new_types)."""
+
+    name: str
+    uri: str | None = None  # set when translated
+    sdn_bitwidth: int | None = None  # None with a uri: translated to a string
+
+
+@dataclass(frozen=True)
 class BitsT(P4Type):
-    """``bit<W>`` / ``int<W>``; BMv2 data of a fixed width."""
+    """``bit<W>`` / ``int<W>``; BMv2 data of a fixed width. ``new_type`` names the
+    ``type`` declaration a value was declared with (not part of type equality)."""
 
     width: int
     signed: bool = False
+    new_type: NewTypeTag | None = field(default=None, compare=False)
 
     def describe(self) -> str:
         return f"{'int' if self.signed else 'bit'}<{self.width}>"
@@ -85,6 +98,7 @@ class AggregateT(P4Type):
     name: str
     fields: tuple[FieldT, ...]
     annotations: tuple = field(default=(), compare=False)
+    span: Any = field(default=None, compare=False)  # the declaration, for located errors
 
     def field_type(self, name: str) -> P4Type | None:
         for f in self.fields:
@@ -98,17 +112,16 @@ class AggregateT(P4Type):
 
 @dataclass(frozen=True)
 class HeaderT(AggregateT):
+    """``fields`` are flat, as BMv2 lays them out: a struct field ``s`` (P4_16 allows
+    structs of bit<W>/bool/serializable enums in headers) is its members ``s_a``,
+    ``s_b``...; ``nested`` keeps (``s``, its struct type) for ``hdr.h.s.a``."""
+
+    nested: tuple = field(default=(), compare=False)
+
     @property
     def width(self) -> int:
-        total = 0
-        for f in self.fields:
-            if isinstance(f.type, BitsT):
-                total += f.type.width
-            elif isinstance(f.type, BoolT):
-                total += 1
-            elif isinstance(f.type, VarbitT):
-                total += 0
-        return total
+        """The fixed-width fields' bits (a varbit field counts 0)."""
+        return sum(bit_width(f.type) for f in self.fields if not isinstance(f.type, VarbitT))
 
 
 @dataclass(frozen=True)

@@ -75,8 +75,15 @@ def test_core_declares_the_standard_errors_and_match_kinds() -> None:
 
 
 def test_v1model_version_macro() -> None:
+    """p4c's default version is 20180101; PortId_t and the other typedefs come with
+    20200408 only, so an older program may declare its own."""
     program = parse_text("#include <v1model.p4>\nconst bit<32> V = V1MODEL_VERSION;\n")
-    assert program.declarations[-1].value.value == 20200408
+    assert program.declarations[-1].value.value == 20180101
+    names = {getattr(d, "name", None) for d in program.declarations}
+    assert "PortId_t" not in names
+    newer = parse_text("#define V1MODEL_VERSION 20200408\n#include <v1model.p4>\n")
+    assert {"PortId_t", "CloneSessionId_t"} <= {getattr(d, "name", None)
+                                                for d in newer.declarations}
 
 
 def test_v1model_hash_algorithms_and_log_msg_overloads() -> None:
