@@ -8,8 +8,10 @@ buffers in one call, and only each frame's bytes become a Python object.
 Each slot has a data buffer, a control buffer (for the PACKET_AUXDATA message that
 carries a stripped VLAN tag) and a sockaddr_ll (for the packet type).  The kernel
 rewrites the lengths in the message headers, so they are restored from a pristine
-copy with one memmove before each call.  Where the C library lacks recvmmsg,
-`BatchReceiver.create` returns None and the caller receives frame by frame.
+copy with one memmove before each call.  The call asks for each frame's real length
+(MSG_TRUNC), so a frame longer than a buffer is seen, skipped and counted
+(`oversized`, `longest`) rather than passed on cut short.  Where the C library lacks
+recvmmsg, `BatchReceiver.create` returns None and the caller receives frame by frame.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Callable
 from p4sim.switch.mmsghdr import IoVec, MMsgHdr, MsgHdr
 
 MSG_DONTWAIT = 0x40
+MSG_TRUNC = 0x20              # return each frame's real length, even when cut to the buffer
 SOCKADDR_LL_SIZE = 20
 PKTTYPE_OFFSET = 10           # sockaddr_ll.sll_pkttype
 CMSG_HEADER = struct.Struct("@NII")   # cmsghdr: length, level, type
@@ -75,6 +78,8 @@ class BatchReceiver:
             header.msg_namelen = SOCKADDR_LL_SIZE
         self._pristine = bytes(self._messages_view)
         self._stride = ctypes.sizeof(MMsgHdr)
+        self.oversized = 0       # frames skipped because they did not fit a buffer
+        self.longest = 0         # the longest of them, in bytes
 
     @classmethod
     def create(cls, fd: int, slots: int, frame_size: int, control_size: int,
@@ -100,7 +105,7 @@ class BatchReceiver:
         a negative errno for any other failure."""
         ctypes.memmove(self._messages, self._pristine, len(self._pristine))
         count = self._recvmmsg(self._fd, self._messages, min(limit, self.slots),
-                               MSG_DONTWAIT, None)
+                               MSG_DONTWAIT | MSG_TRUNC, None)
         if count < 0:
             code = ctypes.get_errno()
             if code in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EINTR):
@@ -115,6 +120,10 @@ class BatchReceiver:
         for index in range(count):
             at = index * stride
             size = length_of(messages, at + _MSG_LEN_OFFSET)[0]
+            if size > frame_size:
+                self.oversized += 1
+                self.longest = max(self.longest, size)
+                continue
             start = index * frame_size
             frame = bytes(data[start:start + size])
             aux = None

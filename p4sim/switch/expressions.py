@@ -2,7 +2,10 @@
 
 Data values are unbounded Python ints (p4c emits explicit masks), booleans are
 Python bools, as in bm_sim's expression engine. Header-valued expressions compile to
-closures returning a HeaderInfo; field lvalues to (slot closure, width).
+closures returning a HeaderInfo; field lvalues to (slot closure, width).  A closure
+whose value is a plain Python expression over fields, constants and action data
+carries it as `.source`; an operator over such operands is fused into one generated
+function (loader_codegen.make_expression) with exactly the closures' semantics.
 """
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Any, Callable, Protocol, TypeGuard
 
 from p4sim.switch.errors import LoadError, PipelineFault
 from p4sim.switch.loader import LoadContext, parse_hexstr
+from p4sim.switch.loader_codegen import FUSABLE_BINARY, make_expression
 from p4sim.switch.loader_layout import field_slot
 from p4sim.switch.packet import HeaderInfo, StackInfo
 
@@ -39,7 +43,30 @@ def _const(value: Any) -> Expr:
     def const(p, a):
         return value
     const.constant = value  # type: ignore[attr-defined]
+    if isinstance(value, bool):
+        const.source = repr(value)  # type: ignore[attr-defined]
+    elif isinstance(value, int):
+        const.source = f"({value!r})"  # type: ignore[attr-defined]
     return const
+
+
+def _source(fn: Expr) -> str | None:
+    return getattr(fn, "source", None)
+
+
+def _fused(template: str, *operands: Expr) -> Expr | None:
+    """The operator `template` ({0}, {1}... for the operands) as one generated
+    function, when every operand has a source; None otherwise."""
+    sources = [_source(fn) for fn in operands]
+    if any(src is None for src in sources):
+        return None
+    return make_expression("(" + template.format(*sources) + ")")
+
+
+def _tagged(fn: Expr, source: str) -> Expr:
+    """A hand-written closure that also says what it computes, for fusing parents."""
+    fn.source = source  # type: ignore[attr-defined]
+    return fn
 
 
 class ConstExpr(Protocol):
@@ -74,6 +101,7 @@ def _read_field(slot: int, width: int, signed: bool) -> Expr:
     def read(p, a):
         return p.f[slot]
     read.slot = slot  # type: ignore[attr-defined]
+    read.source = f"p.f[{int(slot)}]"  # type: ignore[attr-defined]
     return read
 
 
@@ -145,6 +173,7 @@ class ExprCompiler:
             def arg(p, a):
                 return a[index]
             arg.arg_index = index  # type: ignore[attr-defined]
+            arg.source = f"a[{int(index)}]"  # type: ignore[attr-defined]
             return arg
         if kind == "expression":
             inner = _unwrap(node, where)
@@ -166,7 +195,7 @@ class ExprCompiler:
 
             def header_valid(p, a):
                 return p.f[vslot]
-            return header_valid
+            return _tagged(header_valid, f"p.f[{int(vslot)}]")
         raise LoadError(where, f"unsupported operand type {kind!r}", node)
 
     def boolean(self, node: Any, where: str, n_args: int | None = None) -> Expr:
@@ -292,43 +321,46 @@ class ExprCompiler:
         if name in _BINARY:
             if left is None and name == "-":
                 r = self.data(right, where, n_args)
-                return lambda p, a: -r(p, a)
+                return _fused("-{0}", r) or (lambda p, a: -r(p, a))
             lf = self.data(left, where, n_args)
             rf = self.data(right, where, n_args)
             return _binary(name, lf, rf)
         if name == "and":
             lf, rf = self.data(left, where, n_args), self.data(right, where, n_args)
-            return lambda p, a: bool(lf(p, a)) and bool(rf(p, a))
+            return (_fused("bool({0}) and bool({1})", lf, rf)
+                    or (lambda p, a: bool(lf(p, a)) and bool(rf(p, a))))
         if name == "or":
             lf, rf = self.data(left, where, n_args), self.data(right, where, n_args)
-            return lambda p, a: bool(lf(p, a)) or bool(rf(p, a))
+            return (_fused("bool({0}) or bool({1})", lf, rf)
+                    or (lambda p, a: bool(lf(p, a)) or bool(rf(p, a))))
         if name == "not":
             rf = self.data(right, where, n_args)
-            negated = lambda p, a: not rf(p, a)  # noqa: E731
+            negated = _fused("not {0}", rf) or (lambda p, a: not rf(p, a))
             test = getattr(rf, "test", None)
             if test is not None:
                 return _with_test(negated, test[0], test[1], test[2], not test[3])
             return negated
         if name == "~":
             rf = self.data(right, where, n_args)
-            return lambda p, a: ~rf(p, a)
+            return _fused("~{0}", rf) or (lambda p, a: ~rf(p, a))
         if name == "d2b":
             rf = self.data(right, where, n_args)
             slot = getattr(rf, "slot", None)
             if slot is not None:
-                return _with_test(lambda p, a: p.f[slot] != 0, slot, -1, 0, False)
-            return lambda p, a: rf(p, a) != 0
+                return _with_test(_tagged(lambda p, a: p.f[slot] != 0,
+                                          f"(p.f[{int(slot)}] != 0)"), slot, -1, 0, False)
+            return _fused("{0} != 0", rf) or (lambda p, a: rf(p, a) != 0)
         if name == "b2d":
             rf = self.data(right, where, n_args)
             if is_const(rf):
                 return _const(int(rf.constant))
-            return lambda p, a: 1 if rf(p, a) else 0
+            return _fused("1 if {0} else 0", rf) or (lambda p, a: 1 if rf(p, a) else 0)
         if name == "valid":
             header = self.header(right, where, n_args)
             static = getattr(header, "static", None)
             if static is not None:
                 vslot = static.valid_slot
-                return lambda p, a: p.f[vslot] == 1
+                return _tagged(lambda p, a: p.f[vslot] == 1, f"(p.f[{int(vslot)}] == 1)")
             return lambda p, a: p.f[header(p, a).valid_slot] == 1
         if name == "valid_union":
             union_name = (right or {}).get("value")
@@ -345,13 +377,14 @@ class ExprCompiler:
         if name == "?":
             cond = self.data(op.get("cond"), where, n_args)
             lf, rf = self.data(left, where, n_args), self.data(right, where, n_args)
-            return lambda p, a: lf(p, a) if cond(p, a) else rf(p, a)
+            return (_fused("{1} if {0} else {2}", cond, lf, rf)
+                    or (lambda p, a: lf(p, a) if cond(p, a) else rf(p, a)))
         if name in ("last_stack_index", "size_stack"):
             stack = self.stack_info((right or {}).get("value"), where, op)
             next_slot = stack.next_slot
             if name == "size_stack":
-                return lambda p, a: p.f[next_slot]
-            return lambda p, a: p.f[next_slot] - 1
+                return _tagged(lambda p, a: p.f[next_slot], f"p.f[{int(next_slot)}]")
+            return _tagged(lambda p, a: p.f[next_slot] - 1, f"(p.f[{int(next_slot)}] - 1)")
         if name == "access_field":
             header = self.header(left, where, n_args)
             offset = right
@@ -376,6 +409,18 @@ def _binary(name: str, lf: Expr, rf: Expr) -> Expr:
     fn = _BINARY[name]
     if is_const(lf) and is_const(rf):
         return _const(fn(lf.constant, rf.constant))
+    special = _binary_special(name, lf, rf)
+    if special is not None:
+        source = _fused(f"{{0}} {FUSABLE_BINARY[name]} {{1}}", lf, rf)
+        if source is not None:       # what parents fuse; the closure itself stays
+            special.source = source.source  # type: ignore[attr-defined]
+        return special
+    return _fused(f"{{0}} {FUSABLE_BINARY[name]} {{1}}", lf, rf) or _binary_closure(name, lf, rf)
+
+
+def _binary_special(name: str, lf: Expr, rf: Expr) -> Expr | None:
+    """A field against a constant: closures tagged for inlining by the conditional
+    nodes (`test`, `masked`)."""
     lslot = getattr(lf, "slot", None)
     if is_const(rf):
         c = rf.constant
@@ -388,18 +433,28 @@ def _binary(name: str, lf: Expr, rf: Expr) -> Expr:
                 return _with_test(lambda p, a: p.f[lslot] == c, lslot, -1, c, True)
             if name == "!=":
                 return _with_test(lambda p, a: p.f[lslot] != c, lslot, -1, c, False)
-            if name == "+":
-                return lambda p, a: p.f[lslot] + c
-            if name == ">":
-                return lambda p, a: p.f[lslot] > c
-            if name == "<":
-                return lambda p, a: p.f[lslot] < c
         masked_read = getattr(lf, "masked", None)
         if masked_read is not None and name in ("==", "!="):
             mslot, m = masked_read
             if name == "==":
                 return _with_test(lambda p, a: p.f[mslot] & m == c, mslot, m, c, True)
             return _with_test(lambda p, a: p.f[mslot] & m != c, mslot, m, c, False)
+    return None
+
+
+def _binary_closure(name: str, lf: Expr, rf: Expr) -> Expr:
+    """The operator over closures (operands that are not plain expressions)."""
+    fn = _BINARY[name]
+    lslot = getattr(lf, "slot", None)
+    if is_const(rf):
+        c = rf.constant
+        if lslot is not None:
+            if name == "+":
+                return lambda p, a: p.f[lslot] + c
+            if name == ">":
+                return lambda p, a: p.f[lslot] > c
+            if name == "<":
+                return lambda p, a: p.f[lslot] < c
         if name == "&":
             return lambda p, a: lf(p, a) & c
         if name == "+":

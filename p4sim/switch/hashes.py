@@ -50,11 +50,24 @@ class Crc:
                 rem = ((rem << 1) ^ config.polynomial) if rem & top else (rem << 1)
                 rem &= self._mask
             table.append(rem)
+        # Reflected data and remainder (crc16, crc32...): the LSB-first form of the
+        # same CRC needs no per-byte reflection; it gives bit for bit the same value.
+        reflected = None
+        if config.data_reflected and config.remainder_reflected:
+            reflected = ([_reflect(table[_reflect(b, 8)], width) for b in range(256)],
+                         _reflect(config.initial_remainder, width), config.final_xor_value)
         with self._lock:
             self.config = config
             self._table = table
+            self._reflected = reflected
 
     def __call__(self, data: bytes) -> int:
+        reflected = self._reflected      # one read: consistent with a concurrent update
+        if reflected is not None:
+            lsb_table, rem, final_xor = reflected
+            for byte in data:
+                rem = lsb_table[(rem ^ byte) & 0xFF] ^ (rem >> 8)
+            return rem ^ final_xor
         cfg, table, mask = self.config, self._table, self._mask
         shift = self.width - 8
         rem = cfg.initial_remainder

@@ -11,7 +11,7 @@ from typing import Any, Callable
 from p4sim.switch.errors import LoadError, ParserFault
 from p4sim.switch.expressions import ExprCompiler
 from p4sim.switch.loader import LoadContext, parse_hexstr, require
-from p4sim.switch.loader_codegen import make_unpacker
+from p4sim.switch.loader_codegen import make_expression, make_unpacker
 from p4sim.switch.loader_layout import field_slot
 from p4sim.switch.packet import HeaderInfo
 from p4sim.switch.primitives import PrimitiveCompiler
@@ -189,6 +189,13 @@ class ParserCompiler:
                 k |= (fn(p, None) & m) << sh
             return k
         only_slot = getattr(readers[0][0], "slot", None) if len(readers) == 1 else None
+        sources = [getattr(fn, "source", None) for fn, _, _ in readers]
+        fused = (make_expression(" | ".join(f"(({src} & {m}) << {sh})"
+                                            for src, (_, sh, m) in zip(sources, readers)),
+                                 params="p")
+                 if readers and only_slot is None and None not in sources else None)
+        if fused is not None:
+            padded_key = fused     # noqa: F811 - the whole key as one generated expression
         if only_slot is not None:
             key_slot = only_slot  # a plain unsigned field: no masking needed
 
@@ -312,7 +319,8 @@ class ParserCompiler:
             else:
                 src = self.x.data(src_json, where)
             prim = self.prims._assign(params[0], src, where, None)
-            return lambda p: prim(p, None)
+            run_set = getattr(prim, "run_without_args", None)
+            return run_set if run_set is not None else (lambda p: prim(p, None))
         if name == "verify":
             if len(params) != 2:
                 raise LoadError(where, "verify takes 2 parameters", op)

@@ -4,8 +4,13 @@ Each switch port is one non-blocking AF_PACKET socket bound to its interface in
 promiscuous mode.  Copies of frames the host itself sends on the interface (including
 the ones this switch transmits) are not wanted: the kernel drops them for us
 (PACKET_IGNORE_OUTGOING) or, on old kernels, they are skipped by packet type.
-Receiving never raises for a bad frame: runts are counted and skipped, oversized frames
-are truncated by the kernel to the buffer size and counted; a failed send is counted.
+Receiving never raises for a bad frame: runts are counted and skipped; a failed send is
+counted.  Every frame the interface delivers is carried whole, as BMv2 does: it reads
+ports through libpcap with no snapshot length set, i.e. libpcap's maximum of 262144
+bytes, and drops (never truncates) a frame whose capture came back shorter.  The
+receive buffers are sized from the interface's MTU when the port opens (a veth never
+delivers more); a longer frame (the MTU was raised later) is dropped and counted as
+rx_oversized, and the buffers grow to fit the next one.
 The kernel strips a received 802.1Q tag into the packet's auxiliary data; it is put
 back, so the pipeline parses VLAN frames as they were on the wire (libpcap does the
 same for BMv2).  Frames are read and written a batch per system call (recvmmsg,
@@ -16,11 +21,13 @@ one; both paths give the same frames and counters.
 from __future__ import annotations
 
 import errno
+import fcntl
 import logging
 import os
 import socket
 import struct
 import sys
+import threading
 from dataclasses import dataclass, field
 
 from p4sim.switch.batch_receive import BatchReceiver
@@ -35,6 +42,8 @@ PACKET_MR_PROMISC = 1
 PACKET_OUTGOING = 4
 PACKET_IGNORE_OUTGOING = 23   # Linux >= 4.20: the kernel drops the outgoing copies for us
 PACKET_AUXDATA = 8
+PACKET_STATISTICS = 6         # struct tpacket_stats; reading it resets the kernel's copy
+TPACKET_STATS = struct.Struct("=II")   # tp_packets, tp_drops
 TP_STATUS_VLAN_VALID = 0x10
 TP_STATUS_VLAN_TPID_VALID = 0x40
 ETH_P_8021Q = 0x8100
@@ -44,9 +53,15 @@ AUX_SPACE = socket.CMSG_SPACE(AUXDATA.size)
 # so that the common untagged frame costs one index instead of an unpack.
 _STATUS_VLAN_BYTE = 0 if sys.byteorder == "little" else 3
 MIN_FRAME = 14           # an Ethernet header; anything shorter is a runt
-MAX_FRAME = 9216 + 64    # jumbo frames plus slack; longer frames are truncated
+MAX_FRAME = 262144       # BMv2's libpcap snapshot length: no target reads a longer frame
+FRAME_OVERHEAD = 18      # Ethernet header and one VLAN tag on top of the MTU
+DEFAULT_CAPACITY = 9216 + FRAME_OVERHEAD   # when the MTU cannot be read
+SIOCGIFMTU = 0x8921
+MSG_TRUNC = 0x20
 RECV_BATCH = 64          # frames read from one socket before looking at others
 SOCKET_BUFFER = 4 * 1024 * 1024
+SO_SNDBUFFORCE = 32
+SO_RCVBUFFORCE = 33
 
 
 class PacketIOError(OSError):
@@ -58,9 +73,12 @@ class PortCounters:
     rx: int = 0
     tx: int = 0
     rx_runts: int = 0
-    rx_truncated: int = 0
+    rx_oversized: int = 0      # longer than the receive buffers: dropped, as BMv2 does
     rx_errors: int = 0
     tx_errors: int = 0
+    rx_socket_drops: int = 0   # frames the kernel dropped: the socket's buffer was full
+    rx_calls: int = 0          # receive system calls that returned frames (rx / rx_calls
+    tx_calls: int = 0          # and tx / tx_calls: how well frames are batched)
 
 
 @dataclass
@@ -74,6 +92,8 @@ class RawPort:
     sees_outgoing: bool = True    # False when the kernel already filters our own frames
     batch: BatchSender | None = None  # sendmmsg, where the C library has it
     receiver: BatchReceiver | None = None  # recvmmsg, likewise
+    capacity: int = DEFAULT_CAPACITY      # longest frame the receive buffers hold
+    _stats_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def open(cls, port: int, iface: str) -> "RawPort":
@@ -87,8 +107,7 @@ class RawPort:
             ifindex = socket.if_nametoindex(iface)
             membership = struct.pack("iHH8s", ifindex, PACKET_MR_PROMISC, 0, b"")
             sock.setsockopt(SOL_PACKET, PACKET_ADD_MEMBERSHIP, membership)
-            for option in (socket.SO_RCVBUF, socket.SO_SNDBUF):
-                sock.setsockopt(socket.SOL_SOCKET, option, SOCKET_BUFFER)
+            set_buffers(sock, SOCKET_BUFFER)
             sock.setblocking(False)
         except OSError as exc:
             sock.close()
@@ -108,13 +127,25 @@ class RawPort:
             raise PacketIOError(exc.errno, f"port {port}: PACKET_AUXDATA refused: "
                                 f"{exc.strerror}") from exc
         fd = sock.fileno()
-        receiver = BatchReceiver.create(fd, RECV_BATCH, MAX_FRAME + 1, AUX_SPACE,
+        capacity = frame_capacity(sock, iface)
+        receiver = BatchReceiver.create(fd, RECV_BATCH, capacity, AUX_SPACE,
                                         TP_STATUS_VLAN_VALID)
         return cls(port, iface, sock, sees_outgoing=sees_outgoing,
-                   batch=BatchSender.create(fd), receiver=receiver)
+                   batch=BatchSender.create(fd), receiver=receiver, capacity=capacity)
 
     def fileno(self) -> int:
         return self.sock.fileno()
+
+    def counters_now(self) -> PortCounters:
+        """The counters, with the kernel's count of frames it dropped because this
+        socket's buffer was full (where overload is lost) folded in first."""
+        with self._stats_lock:       # two readers must not both add one reading
+            try:
+                raw = self.sock.getsockopt(SOL_PACKET, PACKET_STATISTICS, TPACKET_STATS.size)
+            except OSError:
+                return self.counters   # closed or no statistics: the counters as they are
+            self.counters.rx_socket_drops += TPACKET_STATS.unpack(raw)[1]
+        return self.counters
 
     def receive_batch(self, limit: int = RECV_BATCH) -> list[bytes]:
         """Up to `limit` frames that arrived on the wire; [] when none is waiting.
@@ -127,14 +158,20 @@ class RawPort:
 
     def _receive_batch_mmsg(self, limit: int) -> list[bytes]:
         """One recvmmsg call (see batch_receive)."""
-        got = self.receiver.receive(limit)   # type: ignore[union-attr]
+        receiver = self.receiver
+        got = receiver.receive(limit)   # type: ignore[union-attr]
         counters = self.counters
+        if receiver.oversized:          # type: ignore[union-attr]
+            counters.rx_oversized += receiver.oversized   # type: ignore[union-attr]
+            self._grow(receiver.longest)                   # type: ignore[union-attr]
         if isinstance(got, int):
             counters.rx_errors += 1
             log.warning("port %d (%s): receive failed: %s", self.port, self.iface,
                         os.strerror(-got))
             return []
         frames: list[bytes] = []
+        if got:
+            counters.rx_calls += 1
         sees_outgoing = self.sees_outgoing
         for data, aux, pkttype in got:
             if sees_outgoing and pkttype == PACKET_OUTGOING:
@@ -144,12 +181,24 @@ class RawPort:
             if len(data) < MIN_FRAME:
                 counters.rx_runts += 1
                 continue
-            if len(data) > MAX_FRAME:
-                counters.rx_truncated += 1
-                data = data[:MAX_FRAME]
             counters.rx += 1
             frames.append(data)
         return frames
+
+    def _grow(self, longest: int) -> None:
+        """Receive buffers for frames up to `longest` bytes (0: unknown) and the MTU
+        now, capped at MAX_FRAME; logged, since the frame that did not fit was dropped."""
+        wanted = max(longest, frame_capacity(self.sock, self.iface))
+        if wanted <= self.capacity:
+            wanted = MAX_FRAME           # the MTU did not tell: read anything a port can
+        wanted = min(MAX_FRAME, wanted)
+        log.warning("port %d (%s): dropped a frame longer than the receive buffers "
+                    "(%d bytes; the MTU was raised?); now reading up to %d bytes",
+                    self.port, self.iface, self.capacity, wanted)
+        self.capacity = wanted
+        if self.receiver is not None:
+            self.receiver = BatchReceiver.create(self.sock.fileno(), RECV_BATCH, wanted,
+                                                 AUX_SPACE, TP_STATUS_VLAN_VALID)
 
     def _receive_batch_each(self, limit: int) -> list[bytes]:
         """One recvmsg call per frame (where recvmmsg is missing)."""
@@ -159,7 +208,7 @@ class RawPort:
         recvmsg = self.sock.recvmsg
         while len(frames) < limit:
             try:
-                data, ancillary, _flags, address = recvmsg(MAX_FRAME + 1, AUX_SPACE)
+                data, ancillary, flags, address = recvmsg(self.capacity, AUX_SPACE)
             except BlockingIOError:
                 break
             except InterruptedError:
@@ -168,16 +217,18 @@ class RawPort:
                 counters.rx_errors += 1
                 log.warning("port %d (%s): receive failed: %s", self.port, self.iface, exc)
                 break
+            counters.rx_calls += 1
             if sees_outgoing and address[2] == PACKET_OUTGOING:
+                continue
+            if flags & MSG_TRUNC:
+                counters.rx_oversized += 1
+                self._grow(0)
                 continue
             if ancillary and _may_carry_vlan(ancillary):
                 data = restore_vlan_tag(data, ancillary)
             if len(data) < MIN_FRAME:
                 counters.rx_runts += 1
                 continue
-            if len(data) > MAX_FRAME:
-                counters.rx_truncated += 1
-                data = data[:MAX_FRAME]
             counters.rx += 1
             frames.append(data)
         return frames
@@ -193,6 +244,7 @@ class RawPort:
                             self.port, self.iface, len(frame), exc)
             return False
         self.counters.tx += 1
+        self.counters.tx_calls += 1
         return True
 
     def send_many(self, frames: list[bytes]) -> None:
@@ -211,6 +263,7 @@ class RawPort:
                 index += 1
                 continue
             sent = batch.send(frames, index)
+            counters.tx_calls += 1
             if sent > 0:
                 counters.tx += sent
                 index += sent
@@ -223,6 +276,31 @@ class RawPort:
 
     def close(self) -> None:
         self.sock.close()
+
+
+def set_buffers(sock: socket.socket, size: int) -> None:
+    """Receive and send buffers of `size` bytes, beyond net.core.rmem_max/wmem_max
+    where allowed (root): on a stock kernel (212992) a plain SO_RCVBUF would silently
+    hold only a few hundred small frames, and a switch descheduled for some
+    milliseconds would lose the burst its neighbour sent meanwhile."""
+    for forced, plain in ((SO_RCVBUFFORCE, socket.SO_RCVBUF),
+                          (SO_SNDBUFFORCE, socket.SO_SNDBUF)):
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, forced, size)
+        except OSError:               # no CAP_NET_ADMIN: as much as the limits allow
+            sock.setsockopt(socket.SOL_SOCKET, plain, size)
+
+
+def frame_capacity(sock: socket.socket, iface: str) -> int:
+    """The longest frame `iface` can deliver: its MTU plus an Ethernet header and a
+    VLAN tag (asked through the socket, so in the socket's own namespace)."""
+    request = struct.pack("16si", iface.encode()[:15], 0)
+    try:
+        reply = fcntl.ioctl(sock.fileno(), SIOCGIFMTU, request)
+    except OSError:
+        return DEFAULT_CAPACITY
+    mtu = struct.unpack_from("i", reply, 16)[0]
+    return min(MAX_FRAME, max(mtu + FRAME_OVERHEAD, MIN_FRAME))
 
 
 def _may_carry_vlan(ancillary: list) -> bool:

@@ -7,6 +7,7 @@ from typing import Any, Callable
 from p4sim.switch.errors import ExitPipeline, LoadError, PipelineFault
 from p4sim.switch.expressions import ExprCompiler, is_const
 from p4sim.switch.loader import LoadContext, require
+from p4sim.switch.loader_codegen import MAX_FUSED_SOURCE, make_action_body, make_setter
 from p4sim.switch.packet import HeaderInfo
 
 Prim = Callable[[Any, Any], None]
@@ -85,17 +86,32 @@ class PrimitiveCompiler:
 
                 def assign_const(p, a):
                     p.f[slot] = c
+                if isinstance(c, int):
+                    assign_const.statement = f"p.f[{int(slot)}] = {c!r}"  # type: ignore[attr-defined]
                 return assign_const
             arg_index = getattr(src, "arg_index", None)
             if arg_index is not None:
                 def assign_arg(p, a):
                     p.f[slot] = a[arg_index] & mask
+                assign_arg.statement = (  # type: ignore[attr-defined]
+                    f"p.f[{int(slot)}] = a[{int(arg_index)}] & {int(mask)}")
                 return assign_arg
             if src_slot is not None:
                 def assign_field(p, a):
                     f = p.f
                     f[slot] = f[src_slot] & mask
+                assign_field.statement = (  # type: ignore[attr-defined]
+                    f"p.f[{int(slot)}] = p.f[{int(src_slot)}] & {int(mask)}")
                 return assign_field
+
+            source = getattr(src, "source", None)
+            if source is not None and len(source) <= MAX_FUSED_SOURCE:
+                setter = make_setter(slot, mask, source)
+                setter.statement = f"p.f[{int(slot)}] = {source} & {int(mask)}"  # type: ignore[attr-defined]
+                if "a[" not in source:      # also callable as a parser op, setter(p)
+                    setter.run_without_args = make_setter(  # type: ignore[attr-defined]
+                        slot, mask, source, params="p")
+                return setter
 
             def assign(p, a):
                 p.f[slot] = src(p, a) & mask
@@ -470,11 +486,7 @@ def compile_action(ctx: LoadContext, prims: PrimitiveCompiler, action: dict) -> 
     elif len(body) == 1:
         run = body[0]
     else:
-        steps = tuple(body)
-
-        def run(p, a):
-            for step in steps:
-                step(p, a)
+        run = make_action_body(body)     # the steps in order, assignments inlined
     return ActionFn(name, action_id, names, widths, run)
 
 

@@ -199,8 +199,9 @@ class Switch:
         return self._idle.wait(timeout)
 
     def port_counters(self) -> dict[int, dict]:
-        """Per-interface socket counters (rx, tx, runts, errors)."""
-        return {port: vars(raw.counters).copy() for port, raw in self._raw_ports.items()}
+        """Per-interface socket counters (rx, tx, runts, errors, kernel drops)."""
+        return {port: vars(raw.counters_now()).copy()
+                for port, raw in list(self._raw_ports.items())}
 
     def __enter__(self) -> "Switch":
         self.start()

@@ -1,4 +1,4 @@
-"""Soak test on veth: garbage, truncated-IPv4, oversized and 9 KB frames interleaved
+"""Soak test on veth: garbage, truncated-IPv4, 9.4 KB junk and 9 KB frames interleaved
 with good traffic for a few seconds (runts too, which the veth itself refuses).  The switch must keep running, forward every good
 frame (other ports keep working), and its counters must account for every frame.
 
@@ -16,7 +16,6 @@ import pytest
 
 from p4sim.switch.control_channel import ControlClient
 from p4sim.netns import Netns, can_run
-from p4sim.switch.packet_io import MAX_FRAME
 
 from sa_helpers import P4C_OUT
 
@@ -53,7 +52,7 @@ def junk_frames(rng: random.Random, good: bytes) -> list[bytes]:
         good[:14 + rng.randrange(0, 20)],                                # IPv4 cut short
         ipv4_frame(0, 64, ttl=1),                                        # TTL expired
         ipv4_frame(0, 64, dst=bytes([192, 0, 2, 1])),                    # no route
-        bytes(12) + b"\x88\xb5" + rng.randbytes(9400 - 14),             # > what we read
+        bytes(12) + b"\x88\xb5" + rng.randbytes(9400 - 14),             # jumbo junk, read whole
         b"\x00" * 12 + b"\x08\x00" + unroutable_garbage(rng),         # IPv4 garbage
     ]
 
@@ -115,7 +114,7 @@ def test_soak_with_garbage_runts_and_jumbo_frames():
             drain.start()
             sent = {1: 0, 3: 0, 4: 0}
             expected: list[bytes] = []
-            junk_runts = junk_oversized = 0
+            junk_runts = 0
             started = time.monotonic()
             try:
                 round_no = 0
@@ -136,7 +135,6 @@ def test_soak_with_garbage_runts_and_jumbo_frames():
                     else:
                         junk_in.send(junk)
                         sent[3] += 1
-                        junk_oversized += len(junk) > MAX_FRAME
                     if round_no % JUMBO_EVERY == 0:
                         jumbo = ipv4_frame(100_000 + round_no, 9000)
                         jumbo_in.send(jumbo)
@@ -160,7 +158,7 @@ def test_soak_with_garbage_runts_and_jumbo_frames():
     assert elapsed >= SOAK_SECONDS and round_no > 1000, round_no
     # Every frame in was counted on its port; junk never left, good traffic all did.
     assert {p: stats["rx"].get(str(p), 0) for p in sent} == sent
-    assert stats["ports"]["3"]["rx_truncated"] == junk_oversized > 0
+    assert stats["ports"]["3"]["rx_oversized"] == 0     # every frame was read whole
     assert stats["ingress_drops"] == sent[3]
     assert stats["tx"] == {"2": len(expected)}
     assert stats["pipeline_errors"] == 0 and stats["internal_errors"] == 0
