@@ -1,19 +1,37 @@
 """UEC-style endpoints over raw sockets, run inside host network namespaces (root).
 
-- ``python -m endpoints.receiver --bind IP [--port 4793] [--out FILE] [--summary JSON]
-  [--timeout S] [--credit-rate B/s] [--credit-window B]``: prints ``receiver ready``
-  once listening; delivers one flow's bytes in order to ``--out``; exits 0 after the
-  sender closed the flow, 1 on timeout, 2 on bad arguments or an unusable address.
+- ``python -m endpoints.receiver --bind IP [--port 4793] [--flows N] [--out FILE |
+  --out-dir DIR] [--summary JSON] [--timeout S] [--credit-rate B/s]
+  [--credit-window B] [--credit-chunk B] [--credit-carrier ack|control]
+  [--ack-every N]``: prints ``receiver ready`` once listening; serves any number of
+  concurrent flows (PDCs, keyed by sender IP + sender PDC id) with ONE credit budget
+  shared by all of them; delivers each flow's bytes in order (``--out``: the one flow;
+  ``--out-dir``: ``<sender IP>-<sender PDC id>.bin`` per flow); exits 0 once N flows
+  (default 1) were closed, 1 on timeout, 2 on bad arguments or an unusable address.
 - ``python -m endpoints.sender --src IP --dst IP (--bytes N [--seed S] | --file F)
-  [--ev-mode spray|pin] [--summary JSON] [--timeout S]``: exits 0 once every byte is
-  acknowledged.
+  [--ev-mode spray|pin] [--credit on|off] [--wait-for-go] [--summary JSON]
+  [--timeout S]``: exits 0 once every byte is acknowledged.
+
+Under congestion (UEC 1.0, NDP/EQDS): the receiver pulls, pacing its senders together
+at the rate data arrives (grants are released by arrivals, within a shared window
+that halves on trims and shrinks on CE: ``credit_budget``); a NACKed packet is resent
+only with credit, like any other, and one trimmed again waits longer each time; the
+sender's own congestion window is cut on trims (and on ECN echoes without credit:
+``congestion``). Control traffic is coalesced: one ACK_CC carries the cumulative PSN,
+the SACK bitmap and the credit, every ``--ack-every`` packets, on a timer, or when
+the sender asks; control packets are sprayed like the data. Loss detection waits out
+spraying's reordering (``reordering``).
 
 Both print their summary (``summary.TransferSummary``) as one JSON line at the end:
 bytes, goodput_bps, retransmissions, nacks, fct_s, sha256, complete, and counts
-(packets, timeouts, losses, trimmed, ecn_marked, credits, credit_bytes, srtt_s).
+(packets, timeouts, losses, late_arrivals, trimmed, duplicates, control_packets,
+ecn_marked, credits, credit_bytes, srtt_s, ...); a receiver's has ``flows``, one
+summary per flow.
 
 Modules: ``wire`` (packets; PDS fields via ``pds_codec``, learnt from
-``control.layers``), ``protocol`` (SACK bitmap, reorder buffer, send window, loss
-detection, credit pacing and balance, RTO: no sockets), ``rawsock`` (the socket),
-``sender`` / ``receiver`` (the engines and command lines), ``summary``.
+``control.layers``), ``protocol`` (SACK bitmap, reorder buffer, send window, credit
+balance, RTT: no sockets), ``credit_budget`` (the receiver's shared credit),
+``congestion`` and ``reordering`` (the sender's rate and loss allowance),
+``rx_flow`` (one PDC at the receiver), ``rawsock`` (the socket), ``sender`` /
+``receiver`` (the engines and command lines), ``summary``.
 """

@@ -1,5 +1,6 @@
-"""Reliability and credit logic of the endpoints, free of sockets and clocks so it can
-be tested on its own.
+"""Reliability logic of the endpoints (PSNs, SACK, reorder buffer, send window, RTT),
+free of sockets and clocks so it can be tested on its own. The receiver's shared credit
+is in ``credit_budget``, the sender's rate in ``congestion`` and ``reordering``.
 
 Everything here counts packets by *index* (0 = the flow's first packet); the wire
 carries PSN = initial PSN + index modulo 2**32 (``psn_of`` / ``index_of``).
@@ -84,79 +85,6 @@ class ReorderBuffer:
         return sack_bitmap(self.next_expected if base is None else base, self._pending)
 
 
-class CreditPacer:
-    """Receiver-driven pacing: a token bucket at ``rate`` bytes/s turns the sender's
-    announced demand into CREDIT grants of at most ``chunk`` bytes, and no more than
-    ``window`` bytes are granted beyond what has arrived (so a slow path fills with at
-    most a window, not with everything the rate would release)."""
-
-    def __init__(self, rate: float, chunk: int, window: int,
-                 burst: int | None = None) -> None:
-        if rate <= 0:
-            raise ValueError(f"credit rate must be > 0 bytes/s, got {rate}")
-        if chunk <= 0:
-            raise ValueError(f"credit chunk must be > 0 bytes, got {chunk}")
-        if window < chunk:
-            raise ValueError(f"credit window ({window} B) must hold one chunk ({chunk} B)")
-        self.rate = rate
-        self.chunk = chunk
-        self.window = window
-        self.burst = max(burst if burst is not None else 2 * chunk, chunk)
-        self.demand = 0
-        self.granted = 0
-        self._arrived_since_reset = 0
-        self._granted_since_reset = 0
-        self._tokens = float(chunk)
-        self._stamp: float | None = None
-
-    def set_demand(self, demand: int) -> None:
-        """The sender's latest count of bytes it still lacks credit for."""
-        self.demand = max(demand, 0)
-
-    def on_arrival(self, size: int) -> None:
-        """A data packet that spent ``size`` bytes of credit arrived (trimmed or not)."""
-        self._arrived_since_reset += size
-
-    def restart_window(self) -> None:
-        """The sender says it is stalled: credit or data was lost on the way, so what
-        we count as outstanding is no longer in the network."""
-        self._arrived_since_reset = self._granted_since_reset = 0
-
-    @property
-    def outstanding(self) -> int:
-        """Granted bytes not yet seen arriving."""
-        return max(self._granted_since_reset - self._arrived_since_reset, 0)
-
-    def _refill(self, now: float) -> None:
-        if self._stamp is not None:
-            self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
-        self._stamp = now
-
-    def _wanted(self) -> int:
-        return min(self.chunk, self.demand, self.window - self.outstanding)
-
-    def take_grant(self, now: float) -> int:
-        """Bytes to grant now (0: nothing due); the caller sends them as one CREDIT."""
-        self._refill(now)
-        want = self._wanted()
-        if want <= 0 or self._tokens < want:
-            return 0
-        self._tokens -= want
-        self.demand -= want
-        self.granted += want
-        self._granted_since_reset += want
-        return want
-
-    def next_due(self, now: float) -> float | None:
-        """When the next grant can be made (None: only an arrival or new demand can
-        make one due)."""
-        want = self._wanted()
-        if want <= 0:
-            return None
-        self._refill(now)
-        return now + max(want - self._tokens, 0.0) / self.rate
-
-
 # ---------------------------------------------------------------- sender side
 class CreditBalance:
     """The sender's credit: what it may still send, in payload bytes."""
@@ -191,7 +119,14 @@ class Transmission:
 class SendWindow:
     """Which packets are acknowledged, in flight (with their send time) or waiting to
     be (re)sent. New packets leave no more than ``max_window`` past the oldest
-    unacknowledged one (the receiver's reorder capacity)."""
+    unacknowledged one (the receiver's reorder capacity).
+
+    A packet trimmed again and again is held back a little longer each time
+    (``on_nack``'s hold-off), so a congested path is not fed the same PSNs in a loop.
+    ``late_arrivals`` counts packets presumed lost that turned out to have arrived
+    (reordering mistaken for loss): the sender widens its reordering allowance."""
+
+    MAX_HOLDOFF_RTTS = 16
 
     def __init__(self, packets: int, max_window: int = 4096) -> None:
         if packets < 0 or max_window < 1:
@@ -202,9 +137,12 @@ class SendWindow:
         self.next_new = 0          # first index never sent
         self.in_flight: dict[int, tuple[float, bool]] = {}   # index -> (sent at, was retx)
         self.latest_delivered_sent = float("-inf")   # send time of the newest acked packet
+        self.late_arrivals = 0
         self._acked: set[int] = set()
         self._resend: deque[int] = deque()
-        self._resend_set: set[int] = set()
+        self._not_before: dict[int, float] = {}      # queued index -> earliest resend
+        self._trims: dict[int, int] = {}             # index -> times NACKed
+        self._presumed_lost: set[int] = set()        # queued or resent on a guess
 
     @property
     def done(self) -> bool:
@@ -213,15 +151,21 @@ class SendWindow:
     def is_acked(self, index: int) -> bool:
         return index < self.cumulative or index in self._acked
 
-    def peek(self) -> Transmission | None:
-        """The next packet to send: pending retransmissions first, then new data."""
+    def peek(self, now: float = float("inf")) -> Transmission | None:
+        """The next packet to send at ``now``: a due retransmission first, then new
+        data."""
         while self._resend and self.is_acked(self._resend[0]):
-            self._resend_set.discard(self._resend.popleft())
-        if self._resend:
-            return Transmission(self._resend[0], True)
+            self._not_before.pop(self._resend.popleft(), None)
+        for index in self._resend:
+            if not self.is_acked(index) and self._not_before.get(index, 0.0) <= now:
+                return Transmission(index, True)
         if self.next_new < self.packets and self.next_new < self.cumulative + self.max_window:
             return Transmission(self.next_new, False)
         return None
+
+    def next_resend_due(self) -> float | None:
+        """When the earliest held-back retransmission becomes due (None: none held)."""
+        return min(self._not_before.values(), default=None)
 
     @property
     def pending_packets(self) -> int:
@@ -229,17 +173,27 @@ class SendWindow:
         sender's demand. Retransmissions acked meanwhile may still be counted."""
         return len(self._resend) + self.packets - self.next_new
 
+    @property
+    def in_flight_packets(self) -> int:
+        return len(self.in_flight)
+
+    @property
+    def acked_packets(self) -> int:
+        return self.cumulative + len(self._acked)
+
     def on_sent(self, sent: Transmission, now: float) -> None:
         if sent.retransmit:
             self._resend.remove(sent.index)
-            self._resend_set.discard(sent.index)
+            self._not_before.pop(sent.index, None)
         else:
             self.next_new = sent.index + 1
         self.in_flight[sent.index] = (now, sent.retransmit)
 
-    def on_ack(self, cumulative: int, sacked: Iterable[int], now: float) -> list[float]:
+    def on_ack(self, cumulative: int, sacked: Iterable[int], now: float,
+               original: int | None = None) -> list[float]:
         """Applies a cumulative ack (every index below ``cumulative``) and SACKed
-        indexes; returns RTT samples of newly acked packets sent once (Karn's rule)."""
+        indexes; returns RTT samples of newly acked packets sent once (Karn's rule).
+        ``original``: an index the ack says arrived in its first transmission."""
         samples: list[float] = []
         newly = [i for i in range(self.cumulative, min(cumulative, self.packets))
                  if i not in self._acked]
@@ -247,6 +201,14 @@ class SendWindow:
                   and i >= cumulative]
         for index in newly:
             self._acked.add(index)
+            if index in self._presumed_lost:
+                # Acked while its retransmission still waits, or acked as the original:
+                # it was only late.
+                queued = index in self._not_before
+                if queued or index == original:
+                    self.late_arrivals += 1
+                self._presumed_lost.discard(index)
+            self._trims.pop(index, None)
             sent = self.in_flight.pop(index, None)
             if sent is None:
                 continue
@@ -260,13 +222,17 @@ class SendWindow:
         self._acked = {i for i in self._acked if i >= self.cumulative}
         return samples
 
-    def on_nack(self, index: int) -> bool:
-        """A trimmed packet: queue exactly that index again. False if it is already
-        acked or queued (a duplicate NACK)."""
-        if not 0 <= index < self.next_new or self.is_acked(index) or index in self._resend_set:
+    def on_nack(self, index: int, now: float = 0.0, holdoff: float = 0.0) -> bool:
+        """A trimmed packet: queue exactly that index again, due after ``holdoff``
+        times 2**(n-1) - 1 for its n-th trim (at once the first time). False if it is
+        already acked or queued (a duplicate NACK)."""
+        if not 0 <= index < self.next_new or self.is_acked(index) or index in self._not_before:
             return False
+        trims = self._trims.get(index, 0) + 1
+        self._trims[index] = trims
+        self._presumed_lost.discard(index)   # the NACK proves it was cut, not late
         self.in_flight.pop(index, None)
-        self._queue(index)
+        self._queue(index, now + holdoff * min(2 ** (trims - 1) - 1, self.MAX_HOLDOFF_RTTS))
         return True
 
     def detect_losses(self, now: float, age: float) -> list[int]:
@@ -277,7 +243,8 @@ class SendWindow:
                       if sent < self.latest_delivered_sent and now - sent >= age)
         for index in lost:
             del self.in_flight[index]
-            self._queue(index)
+            self._presumed_lost.add(index)
+            self._queue(index, now)
         return lost
 
     def expire(self, now: float, rto: float) -> list[int]:
@@ -288,7 +255,8 @@ class SendWindow:
         if oldest is None or now - oldest[1][0] < rto:
             return []
         del self.in_flight[oldest[0]]
-        self._queue(oldest[0])
+        self._presumed_lost.add(oldest[0])
+        self._queue(oldest[0], now)
         return [oldest[0]]
 
     def oldest_send_time(self) -> float | None:
@@ -299,10 +267,10 @@ class SendWindow:
         return min((sent for sent, _r in self.in_flight.values()
                     if sent < self.latest_delivered_sent), default=None)
 
-    def _queue(self, index: int) -> None:
-        if index not in self._resend_set:
+    def _queue(self, index: int, due: float) -> None:
+        if index not in self._not_before:
             self._resend.append(index)
-            self._resend_set.add(index)
+            self._not_before[index] = due
 
 
 class RttEstimator:

@@ -1,11 +1,16 @@
 """UEC-style sender: a RUD request stream with PSNs, an entropy value per packet
-(spray) or per flow (pin), selective retransmission on NACK, a retransmission timeout
-for losses, and receiver-driven pacing: beyond a small initial window it sends only
-what CREDIT packets granted.
+(spray) or per flow (pin), selective retransmission on NACK, loss detection that
+tolerates spraying's reordering (``reordering``), a retransmission timeout for the
+rest, and two brakes: receiver-driven credit (beyond a small initial window it sends
+only what the receiver granted, in ACK_CCs or CREDIT packets) and its own congestion
+window, cut on trims (``congestion``; without credit also on ECN echoes, and paced over
+the RTT). A NACKed packet waits for credit like any other (pull-paced), and one
+trimmed again waits longer each time.
 
 Run inside a host namespace (root):
 ``python -m endpoints.sender --src IP --dst IP --bytes N [--ev-mode spray|pin]
-[--summary JSON]``. Exits 0 once every byte is acknowledged.
+[--credit on|off] [--wait-for-go] [--summary JSON]``. Exits 0 once every byte is
+acknowledged.
 """
 from __future__ import annotations
 
@@ -16,24 +21,32 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 from control.layers import (CTL_CLOSE_CMD, CTL_CREDIT_REQUEST, PDS_ACK, PDS_ACK_CC, PDS_NACK,
                             UDP_PORT_UEC)
 
+from .congestion import ECN_DECREASE, TRIM_DECREASE, CongestionWindow
 from .protocol import CreditBalance, RttEstimator, SendWindow, Transmission, index_of, psn_of
 from .rawsock import RawUdpSocket
+from .reordering import ReorderAllowance
 from .summary import TransferSummary, goodput
 from .wire import Flow, Received, UecWire, is_credit
 
 EV_MODES = ("spray", "pin")
+CREDIT_MODES = ("on", "off")
 EV_LOW = 49152
 """Entropy values are drawn from the dynamic port range."""
+FIRST_RTT_GUESS = 0.005
+"""Seconds between window cuts before any RTT sample (the first NACKs of an incast
+come before any ACK)."""
 
 
 @dataclass(frozen=True)
 class SenderConfig:
     """``mss``: payload bytes per packet (1200 leaves room for a full INT stack within
-    a 1500-byte MTU); ``initial_window``: packets sent before any credit arrives."""
+    a 1500-byte MTU); ``initial_window``: packets sent before any credit arrives;
+    ``credit``: "off" ignores credit (only the congestion window brakes)."""
 
     src: str
     dst: str
@@ -44,10 +57,14 @@ class SenderConfig:
     max_window: int = 4096
     timeout: float = 60.0
     close_attempts: int = 3
+    credit: str = "on"
+    initial_cwnd: int = 8
 
     def __post_init__(self) -> None:
         if self.ev_mode not in EV_MODES:
             raise ValueError(f"ev_mode must be one of {EV_MODES}, got {self.ev_mode!r}")
+        if self.credit not in CREDIT_MODES:
+            raise ValueError(f"credit must be one of {CREDIT_MODES}, got {self.credit!r}")
         if self.mss < 1:
             raise ValueError(f"mss must be >= 1 byte, got {self.mss}")
         if self.initial_window < 1:
@@ -74,17 +91,27 @@ class Sender:
         self._window = SendWindow(packets, config.max_window)
         self._credit = CreditBalance(config.initial_window * config.mss)
         self._rtt = RttEstimator()
+        self._cwnd = CongestionWindow(config.mss, config.initial_cwnd,
+                                      config.max_window * config.mss)
+        self._reorder = ReorderAllowance()
+        self._late_seen = 0
+        self._use_credit = config.credit == "on"
+        self._paced_until = 0.0
         self._closed = False
         self._last_credit = 0.0
         self._credit_backoff = 1
         self.evs_used: set[int] = set()
         self.counts = {"retransmissions": 0, "nacks": 0, "timeouts": 0, "losses": 0,
                        "ecn_marked": 0, "packets": 0, "credits": 0, "credit_bytes": 0,
-                       "credit_requests": 0, "credits_marked": 0}
+                       "credit_requests": 0, "credits_marked": 0, "control_packets": 0}
 
     @property
     def initial_psn(self) -> int:
         return self._initial_psn
+
+    @property
+    def pdcid(self) -> int:
+        return self._flow.own_pdcid
 
     # -------------------------------------------------------------- main loop
     def run(self) -> TransferSummary:
@@ -93,8 +120,12 @@ class Sender:
         self._last_credit = start
         window = self._window
         while not window.done:
+            # Whatever arrived while we were busy (or descheduled) first: an ACK still
+            # in the socket is no reason to declare its packet lost.
+            for packet in self._sock.receive(0.0):
+                self._handle(packet, time.monotonic())
             now = time.monotonic()
-            if now >= deadline:
+            if now >= deadline or window.done:
                 break
             self.counts["losses"] += len(window.detect_losses(now, self._loss_age()))
             if window.expire(now, self._rtt.rto):
@@ -110,10 +141,8 @@ class Sender:
         return self._summary(finished - start)
 
     def _loss_age(self) -> float:
-        """How long a packet overtaken by an acknowledged one may still be on its way:
-        an RTT plus half an RTT of reordering (at least a few ms)."""
-        srtt = self._rtt.srtt if self._rtt.srtt is not None else self._rtt.rto
-        return srtt * 1.5 + 0.005
+        """How long a packet overtaken by an acknowledged one may still be on its way."""
+        return self._reorder.loss_age(self._rtt)
 
     def _wait(self, now: float, deadline: float) -> float:
         wake = deadline
@@ -125,6 +154,11 @@ class Sender:
                 wake = min(wake, overtaken + self._loss_age())
         if self._blocked_on_credit():
             wake = min(wake, self._last_credit + self._credit_patience())
+        held = self._window.next_resend_due()
+        if held is not None and held > now:
+            wake = min(wake, held)
+        if not self._use_credit and self._paced_until > now:
+            wake = min(wake, self._paced_until)
         return max(wake - now, 0.0)
 
     def _summary(self, fct: float) -> TransferSummary:
@@ -139,7 +173,9 @@ class Sender:
             credit_bytes=counts["credit_bytes"], srtt_s=self._rtt.srtt or 0.0,
             max_rtt_s=self._rtt.max_sample, credit_requests=counts["credit_requests"],
             credits_marked=counts["credits_marked"],
-            entropy_values=len(self.evs_used))
+            entropy_values=len(self.evs_used), late_arrivals=self._window.late_arrivals,
+            control_packets=counts["control_packets"], pdcid=self._flow.own_pdcid,
+            peer=self.config.dst, window_decreases=self._cwnd.decreases)
 
     # -------------------------------------------------------------- sending
     def _segment(self, index: int) -> bytes:
@@ -150,21 +186,49 @@ class Sender:
         return self._window.pending_packets * self.config.mss
 
     def _blocked_on_credit(self) -> bool:
-        nxt = self._window.peek()
+        if not self._use_credit:
+            return False
+        nxt = self._window.peek(time.monotonic())
         return nxt is not None and len(self._segment(nxt.index)) > self._credit.available
+
+    def _may_send(self, payload: bytes, now: float) -> bool:
+        """Credit (or without it, pacing) and the congestion window allow
+        ``payload``."""
+        in_flight = self._window.in_flight_packets * self.config.mss
+        if not self._cwnd.allows(in_flight, len(payload)):
+            return False
+        if not self._use_credit:
+            return now >= self._paced_until
+        return len(payload) <= self._credit.available
 
     def _send_allowed(self, now: float) -> None:
         window = self._window
-        while (nxt := window.peek()) is not None:
+        while (nxt := window.peek(now)) is not None:
             payload = self._segment(nxt.index)
-            if not self._credit.try_consume(len(payload)):
+            if not self._may_send(payload, now):
                 return
+            if self._use_credit:
+                self._credit.try_consume(len(payload))
+            else:
+                gap = self._cwnd.pace_gap(len(payload), self._congestion_rtt())
+                self._paced_until = max(self._paced_until, now) + gap
             window.on_sent(nxt, now)
-            last_now = window.peek() is None or self._credit.available < self.config.mss
-            self._send_data(nxt, payload, ackreq=last_now)
+            self._send_data(nxt, payload, ackreq=self._wants_ack_now(now))
+
+    def _wants_ack_now(self, now: float) -> bool:
+        """Ask for an ACK at once when only an ACK can let more go: nothing is left to
+        send, or the congestion window is full. Short of credit only, the receiver
+        knows it and its grant (in the next ACK) is what we wait for."""
+        after = self._window.peek(now)
+        if after is None:
+            return True
+        in_flight = self._window.in_flight_packets * self.config.mss
+        return not self._cwnd.allows(in_flight, len(self._segment(after.index)))
 
     def _send_data(self, tx: Transmission, payload: bytes, ackreq: bool) -> None:
-        demand = max(self._pending_bytes() - self._credit.available, 0)
+        # The credit target tells the receiver the bytes still to send; it knows what
+        # it granted and saw arrive, so it works out what we lack.
+        demand = self._pending_bytes()
         psn = psn_of(self._initial_psn, tx.index)
         datagram = self._wire.data_packet(
             self._flow, self._entropy(), psn, payload, syn=self._flow.peer_pdcid == 0,
@@ -177,10 +241,13 @@ class Sender:
             self.counts["retransmissions"] += 1
 
     def _entropy(self) -> int:
-        ev = self._pinned_ev if self.config.ev_mode == "pin" \
-            else self._rng.randrange(EV_LOW, 1 << 16)
+        ev = self._control_entropy()
         self.evs_used.add(ev)
         return ev
+
+    def _control_entropy(self) -> int:
+        return self._pinned_ev if self.config.ev_mode == "pin" \
+            else self._rng.randrange(EV_LOW, 1 << 16)
 
     def _credit_patience(self) -> float:
         """How long a sender without credit waits before asking: two RTTs (at least
@@ -195,7 +262,7 @@ class Sender:
         if not self._blocked_on_credit() or now - self._last_credit < self._credit_patience():
             return
         demand = max(self._pending_bytes() - self._credit.available, self.config.mss)
-        self._sock.send(self._wire.control_packet(self._flow, self._pinned_ev,
+        self._sock.send(self._wire.control_packet(self._flow, self._control_entropy(),
                                                   CTL_CREDIT_REQUEST, credit=demand),
                         self.config.dst)
         self.counts["credit_requests"] += 1
@@ -208,39 +275,70 @@ class Sender:
             return
         pds = packet.pds
         kind = packet.pds_type
+        self.counts["control_packets"] += 1
         if kind == PDS_ACK_CC:
-            if self._flow.peer_pdcid == 0:
-                self._flow = Flow(self._flow.src, self._flow.dst, self._flow.own_pdcid,
-                                  peer_pdcid=pds.spdcid)
-            cumulative = index_of(self._initial_psn, pds.cack_psn) + 1
-            base = cumulative - 1 + pds.sack_psn_offset
-            sacked = [base + i for i in range(64) if pds.sack_bitmap >> i & 1]
-            if pds.ack_psn_offset:
-                sacked.append(cumulative - 1 + pds.ack_psn_offset)
-            for sample in self._window.on_ack(cumulative, sacked, now):
-                self._rtt.sample(sample)
-            if pds.ecn_marked:
-                self.counts["ecn_marked"] += 1
+            self._on_ack(pds, now)
         elif kind == PDS_NACK:
             self.counts["nacks"] += 1
-            self._window.on_nack(index_of(self._initial_psn, pds.nack_psn))
+            rtt = self._congestion_rtt()
+            in_flight = (self._window.in_flight_packets + 1) * self.config.mss
+            if self._window.on_nack(index_of(self._initial_psn, pds.nack_psn), now, rtt):
+                self._cwnd.on_congestion(now, rtt, TRIM_DECREASE, in_flight)
         elif is_credit(packet):
-            self.counts["credits"] += 1
-            self.counts["credit_bytes"] += pds.credit
             self.counts["credits_marked"] += pds.marked   # a switch reduced this one
-            self._credit.grant(pds.credit, self._pending_bytes())
-            self._last_credit = now
-            self._credit_backoff = 1
+            self._on_credit(pds.credit, now)
         elif kind == PDS_ACK and self._window.done:
             end = psn_of(self._initial_psn, self._window.packets)
             self._closed = self._closed or pds.cack_psn == end
+
+    def _on_ack(self, pds: SimpleNamespace, now: float) -> None:
+        if self._flow.peer_pdcid == 0:
+            self._flow = Flow(self._flow.src, self._flow.dst, self._flow.own_pdcid,
+                              peer_pdcid=pds.spdcid)
+        window = self._window
+        cumulative = index_of(self._initial_psn, pds.cack_psn) + 1
+        base = cumulative - 1 + pds.sack_psn_offset
+        sacked = [base + i for i in range(64) if pds.sack_bitmap >> i & 1]
+        original = None
+        if pds.ack_psn_offset:
+            sacked.append(cumulative - 1 + pds.ack_psn_offset)
+            if not pds.retrans:
+                original = cumulative - 1 + pds.ack_psn_offset
+        before = window.acked_packets
+        for sample in window.on_ack(cumulative, sacked, now, original):
+            self._rtt.sample(sample)
+            self._reorder.on_sample(sample)
+        self._cwnd.on_acked((window.acked_packets - before) * self.config.mss)
+        if window.late_arrivals > self._late_seen:
+            self._reorder.on_late_arrival(window.late_arrivals - self._late_seen)
+            self._late_seen = window.late_arrivals
+        if pds.ecn_marked:
+            # With credit the receiver, which saw the CE marks, already pulls less.
+            self.counts["ecn_marked"] += 1
+            if not self._use_credit:
+                self._cwnd.on_congestion(now, self._congestion_rtt(), ECN_DECREASE,
+                                         self._window.in_flight_packets * self.config.mss)
+        if pds.credit:
+            self._on_credit(pds.credit, now)
+
+    def _congestion_rtt(self) -> float:
+        """The RTT that spaces window cuts and re-trim hold-offs; before any sample,
+        a short guess (the initial RTO would freeze the window for 0.3 s)."""
+        return self._rtt.srtt if self._rtt.srtt is not None else FIRST_RTT_GUESS
+
+    def _on_credit(self, amount: int, now: float) -> None:
+        self.counts["credits"] += 1
+        self.counts["credit_bytes"] += amount
+        self._credit.grant(amount, self._pending_bytes())
+        self._last_credit = now
+        self._credit_backoff = 1
 
     def _close(self, deadline: float) -> None:
         """Ends the PDC: CLOSE_CMD at the PSN after the last packet, until the receiver
         acknowledges it (a lost confirmation costs nothing: all data is acked)."""
         end = psn_of(self._initial_psn, self._window.packets)
         for _attempt in range(self.config.close_attempts):
-            self._sock.send(self._wire.control_packet(self._flow, self._pinned_ev,
+            self._sock.send(self._wire.control_packet(self._flow, self._control_entropy(),
                                                       CTL_CLOSE_CMD, psn=end,
                                                       syn=self._flow.peer_pdcid == 0),
                             self.config.dst)
@@ -277,6 +375,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--mss", type=int, default=1200, help="payload bytes per packet")
     parser.add_argument("--initial-window", type=int, default=4,
                         help="packets sent before the first credit (default 4)")
+    parser.add_argument("--credit", choices=CREDIT_MODES, default="on",
+                        help="send only what the receiver granted (on, default), or "
+                             "ignore credit and rely on the congestion window (off)")
+    parser.add_argument("--wait-for-go", action="store_true",
+                        help="print 'sender ready' once the socket is open, then start "
+                             "when a line arrives on stdin (synchronised incast starts)")
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--summary", help="write the summary JSON here too")
     return parser
@@ -296,7 +400,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = SenderConfig(src=args.src, dst=args.dst, port=args.port,
                               ev_mode=args.ev_mode, mss=args.mss,
-                              initial_window=args.initial_window, timeout=args.timeout)
+                              initial_window=args.initial_window, timeout=args.timeout,
+                              credit=args.credit)
         sock = RawUdpSocket(args.src, UecWire(args.port))
     except ValueError as exc:
         print(f"sender: {exc}", file=sys.stderr)
@@ -305,7 +410,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sender: {exc.strerror}", file=sys.stderr)
         return 2
     with sock:
-        summary = Sender(config, sock, data).run()
+        engine = Sender(config, sock, data)
+        if args.wait_for_go:
+            print("sender ready", flush=True)
+            sys.stdin.readline()
+        summary = engine.run()
     print(summary.to_json(), flush=True)
     if args.summary:
         summary.write(args.summary)

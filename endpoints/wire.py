@@ -132,16 +132,17 @@ class UecWire:
 
     def ack_cc_packet(self, flow: Flow, ev: int, cack_psn: int, ack_psn_offset: int,
                       sack_bitmap: int, ooo_count: int, *, ecn_marked: bool,
-                      retrans: bool, sack_psn_offset: int = 1) -> bytes:
+                      retrans: bool, sack_psn_offset: int = 1, credit: int = 0) -> bytes:
         """ACK_CC (credit type): every PSN up to ``cack_psn`` received, and the one at
         ``cack_psn + ack_psn_offset`` (if the offset is not 0); SACK bitmap bit i
-        (least significant first) stands for PSN ``cack_psn + sack_psn_offset + i``."""
+        (least significant first) stands for PSN ``cack_psn + sack_psn_offset + i``;
+        ``credit``: bytes granted with this ACK (one packet carries both)."""
         pds = self._ack_cc.encode(
             pds_type=PDS_ACK_CC, cack_psn=cack_psn,
             ack_psn_offset=ack_psn_offset & 0xFFFF, sack_psn_offset=sack_psn_offset,
             sack_bitmap=sack_bitmap, ooo_count=min(ooo_count, 0xFFFF),
             ecn_marked=int(ecn_marked), retrans=int(retrans), spdcid=flow.own_pdcid,
-            dpdcid=flow.peer_pdcid, credit=0)
+            dpdcid=flow.peer_pdcid, credit=min(credit, MAX_CREDIT))
         return self._udp(flow, ev, pds)
 
     def plain_ack_packet(self, flow: Flow, ev: int, cack_psn: int) -> bytes:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
@@ -22,6 +23,9 @@ from scapy.layers.l2 import Ether
 from control.layers import (CTL_CREDIT, CTL_CREDIT_REQUEST, DSCP_TRIMMED, PDS_DATA_TYPES,
                             UDP_PORT_UEC, UecControl, UecRequestCC)
 from p4sim.netns import ETH_P_ALL, PACKET_OUTGOING, Netns, ip
+
+if TYPE_CHECKING:
+    from ep_fabric import Policy, TimedForwarder
 
 REPO = Path(__file__).resolve().parents[2]
 SENDER_IP = "10.77.0.1"
@@ -186,6 +190,23 @@ class DropCreditsUntilAsked:
 
 
 @dataclass
+class ControlEntropy:
+    """Records the UDP source port (entropy value) of every UEC frame passing (put on
+    the way back: the receiver's ACKs, NACKs and credits)."""
+
+    frames: int = 0
+    entropy_values: set[int] = field(default_factory=set)
+
+    def __call__(self, frame: bytes) -> list[bytes]:
+        if len(frame) >= 14 + 20 + 8 and frame[12:14] == b"\x08\x00" and frame[23] == 17:
+            udp = 14 + (frame[14] & 0x0F) * 4
+            if int.from_bytes(frame[udp + 2:udp + 4], "big") == UDP_PORT_UEC:
+                self.frames += 1
+                self.entropy_values.add(int.from_bytes(frame[udp:udp + 2], "big"))
+        return [frame]
+
+
+@dataclass
 class CountData:
     """Counts the UEC data payload bytes that pass (PDS header excluded)."""
 
@@ -300,10 +321,27 @@ class HostPair:
         to_receiver, to_sender = self.middle_ns.run_inside(open_pair)
         return Forwarder(to_receiver, to_sender, mangle, mangle_back)
 
-    def start(self, ns: Netns, module: str, *args: str) -> subprocess.Popen:
+    def timed_forwarder(self, policy: "Policy") -> "TimedForwarder":
+        """A forwarder that releases frames toward the receiver at the policy's times
+        (ep_fabric: a bottleneck queue, or two paths of unequal delay)."""
+        from ep_fabric import TimedForwarder
+        assert self.middle_ns is not None, "HostPair(middle=True) has the forwarder"
+
+        def open_pair() -> tuple[socket.socket, socket.socket]:
+            return _packet_socket("tb"), _packet_socket("ta")
+        to_receiver, to_sender = self.middle_ns.run_inside(open_pair)
+        return TimedForwarder(to_receiver, to_sender, policy)
+
+    def add_sender_address(self, address: str) -> None:
+        """One more address on the sender host (one host, several senders)."""
+        ip("-n", self.sender_ns.name, "addr", "add", f"{address}/24", "dev", "eth0")
+
+    def start(self, ns: Netns, module: str, *args: str,
+              stdin: bool = False) -> subprocess.Popen:
         command = ["ip", "netns", "exec", ns.name, sys.executable, "-m", module, *args]
         process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True)
+                                   stderr=subprocess.PIPE, text=True,
+                                   stdin=subprocess.PIPE if stdin else None)
         self._processes.append(process)
         return process
 

@@ -11,6 +11,9 @@ from endpoints import receiver, sender
     (["--credit-window", "100"], "credit window (100 B) must hold one chunk (8192 B)"),
     (["--ack-every", "0"], "ack_every must be >= 1 packet, got 0"),
     (["--timeout", "-1"], "timeout must be > 0 s, got -1.0"),
+    (["--flows", "0"], "flows must be >= 1, got 0"),
+    (["--flows", "2", "--out", "x.bin"], "--out holds one flow; with --flows > 1 use --out-dir"),
+    (["--out-dir", "/nonexistent/dir"], "--out-dir /nonexistent/dir: not a directory"),
 ])
 def test_receiver_refuses_bad_settings(argv, message, capsys):
     assert receiver.main(["--bind", "10.0.0.2", *argv]) == 2
@@ -39,3 +42,10 @@ def test_sender_reports_an_unreadable_file(tmp_path, capsys):
     assert sender.main(["--src", "10.0.0.1", "--dst", "10.0.0.2", "--file", str(missing)]) == 2
     assert f"sender: cannot read --file {missing}: No such file or directory" in \
         capsys.readouterr().err
+
+
+def test_receiver_refuses_an_unknown_credit_carrier(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        receiver.main(["--bind", "10.0.0.2", "--credit-carrier", "pigeon"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'pigeon'" in capsys.readouterr().err

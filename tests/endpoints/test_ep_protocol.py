@@ -7,7 +7,6 @@ import pytest
 
 from endpoints.protocol import (
     CreditBalance,
-    CreditPacer,
     ReorderBuffer,
     RttEstimator,
     SendWindow,
@@ -92,6 +91,31 @@ def send_all(window: SendWindow, now: float = 0.0) -> list[Transmission]:
     return sent
 
 
+def test_a_packet_trimmed_again_waits_longer_each_time():
+    window = SendWindow(4)
+    send_all(window, now=0.0)
+    assert window.on_nack(2, now=1.0, holdoff=0.1)          # first trim: due at once
+    assert window.peek(1.0) == Transmission(2, True)
+    window.on_sent(Transmission(2, True), 1.0)
+    assert window.on_nack(2, now=1.2, holdoff=0.1)          # second: one RTT later
+    assert window.peek(1.25) is None and window.next_resend_due() == pytest.approx(1.3)
+    assert window.peek(1.3) == Transmission(2, True)
+    window.on_sent(Transmission(2, True), 1.3)
+    assert window.on_nack(2, now=1.4, holdoff=0.1)          # third: three RTTs later
+    assert window.peek(1.69) is None and window.peek(1.71) == Transmission(2, True)
+
+
+def test_a_presumed_loss_that_arrives_after_all_counts_as_late():
+    window = SendWindow(4)
+    for index, when in zip(range(4), (0.0, 0.01, 0.02, 0.03)):
+        window.on_sent(window.peek(), when)
+    window.on_ack(0, [1, 2, 3], now=0.05)
+    assert window.detect_losses(now=0.2, age=0.1) == [0]
+    window.on_ack(4, [], now=0.21, original=0)   # its first copy arrived: only late
+    assert window.late_arrivals == 1 and window.done
+    assert window.peek(1.0) is None               # and it is not resent
+
+
 def test_nack_retransmits_exactly_the_trimmed_packet():
     window = SendWindow(10)
     assert [tx.index for tx in send_all(window)] == list(range(10))
@@ -161,38 +185,6 @@ def test_credit_balance_only_spends_what_was_granted_and_caps_at_the_need():
     assert not credit.try_consume(1)
     credit.grant(10_000, limit=3000)
     assert credit.available == 3000 and credit.received == 10_000
-
-
-def test_pacer_grants_demand_at_its_rate():
-    pacer = CreditPacer(rate=1000.0, chunk=100, window=10_000)
-    pacer.set_demand(1000)
-    granted = 0
-    now = 0.0
-    while now <= 0.5 + 1e-9:
-        granted += pacer.take_grant(now)
-        now += 0.01
-    # 100 bytes of initial tokens plus 1000 B/s for 0.5 s, in 100-byte chunks.
-    assert 500 <= granted <= 600
-    assert pacer.demand == 1000 - granted
-
-
-def test_pacer_stops_at_the_window_until_data_arrives():
-    pacer = CreditPacer(rate=1e9, chunk=100, window=300)
-    pacer.set_demand(10_000)
-    grants = [pacer.take_grant(t / 1000) for t in range(1, 20)]
-    assert sum(grants) == 300 and pacer.outstanding == 300
-    assert pacer.next_due(1.0) is None            # only an arrival can make one due
-    pacer.on_arrival(100)
-    assert pacer.take_grant(1.0) == 100
-    pacer.restart_window()                        # sender stalled: credit was lost
-    assert pacer.outstanding == 0
-
-
-def test_pacer_without_demand_grants_nothing():
-    pacer = CreditPacer(rate=1e6, chunk=100, window=1000)
-    assert pacer.take_grant(1.0) == 0 and pacer.next_due(1.0) is None
-    with pytest.raises(ValueError, match="window"):
-        CreditPacer(rate=1.0, chunk=100, window=50)
 
 
 def test_rto_follows_rtt_and_backs_off():

@@ -79,6 +79,13 @@ def test_ack_nack_and_credit_carry_their_fields():
     assert (pds.cc_type, pds.cack_psn, pds.ack_psn_offset, pds.sack_psn_offset) == \
         (CC_TYPE_CREDIT, 41, 3, 1)
     assert (pds.sack_bitmap, pds.ooo_count, pds.ecn_marked) == (0b1011, 3, 1)
+    assert pds.credit == 0
+    # One packet for ACK, SACK and credit: the credit field of the ACK_CC credit variant.
+    coalesced = WIRE.parse(WIRE.ack_cc_packet(FLOW, 60000, 41, 0, 0, 0, ecn_marked=False,
+                                              retrans=False, credit=5000))
+    assert coalesced is not None and coalesced.pds.credit == 5000
+    assert IP(WIRE.ack_cc_packet(FLOW, 1, 0, 0, 0, 0, ecn_marked=False, retrans=False,
+                                 credit=1 << 30))[UecAckCC].credit == (1 << 24) - 1
     nack = IP(WIRE.nack_packet(FLOW, 60000, 99))[UecNack]
     assert (nack.nack_code, nack.nack_psn, nack.dpdcid) == (NACK_TRIMMED, 99, 0x99)
     datagram = WIRE.control_packet(FLOW, 60001, CTL_CREDIT, credit=1 << 30)
