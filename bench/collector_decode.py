@@ -1,8 +1,8 @@
 """Telemetry reports decoded per second, by the fast decoder and by the scapy one,
 and decoded reports stored per second in a file store (the collector's other cost).
 
-Reports look like the fabric's: every supported INT instruction, 1 to 4 hops, and a
-truncated Ethernet/IPv4/UDP inner packet carrying a UEC request. Both decoders get the
+Reports look like the fabric's: every supported INT instruction, 1 to 4 hops embedded
+in the inner Ethernet/IPv4/UDP packet carrying a UEC request. Both decoders get the
 same reports.
 
   python bench/collector_decode.py [--reports 20000] [--seconds 2]
@@ -16,14 +16,11 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from scapy.layers.inet import IP, UDP
-from scapy.layers.l2 import Ether
-
 from control.collector.decode import decode_report_fast, decode_report_scapy
 from control.collector.receiver import BATCH
 from control.collector.store import Store
-from control.layers import (INT_ALL_SUPPORTED, IntHop, IntReport, ReportGroup, ReportIndividual,
-                            UecRequest, int_hop_words)
+from control.collector.synthetic import build_report
+from control.layers import INT_ALL_SUPPORTED, IntHop
 
 TARGET_PER_SECOND = 50_000
 
@@ -37,13 +34,9 @@ def sample_reports(count: int, seed: int = 1) -> list[bytes]:
                        queue_occupancy=rng.randrange(64), ingress_ts=rng.getrandbits(48),
                        egress_ts=rng.getrandbits(48), tx_util=0)
                 for n in range(rng.randrange(1, 5), 0, -1)]
-        words = [w for hop in hops for w in int_hop_words(INT_ALL_SUPPORTED, hop)]
-        inner = (Ether() / IP(src="10.0.1.1", dst="10.0.2.1")
-                 / UDP(sport=rng.randrange(49152, 65536), dport=4793) / UecRequest(psn=seq)
-                 / (b"p" * 64))
-        pkt = (ReportGroup(node_id=hops[0].node_id, seq_no=seq % (1 << 22)) / ReportIndividual()
-               / IntReport(rep_md_bits=INT_ALL_SUPPORTED, metadata=words) / bytes(inner)[:64])
-        reports.append(bytes(pkt))
+        # As the sinks send them: the INT-MD packet embedded (control.collector.synthetic).
+        reports.append(build_report(hops, seq=seq, instructions=INT_ALL_SUPPORTED,
+                                    sport=rng.randrange(49152, 65536), psn=seq))
     return reports
 
 

@@ -5,8 +5,9 @@ collector so that every party builds and reads the same bytes:
   stack as 32-bit words). INT is signalled by a DSCP value, not a port, so scapy cannot
   find it on its own: use ``decode_int`` on received packets.
 - Telemetry Report v2.0: ``ReportGroup`` (8 B), ``ReportIndividual`` (4 B) and
-  ``IntReport`` (8 B plus metadata, then the inner Ethernet frame); bound to UDP
-  destination port ``REPORT_UDP_PORT``.
+  ``IntReport`` (8 B plus the reporting node's own metadata per RepMdBits, then the
+  inner packet: for the fabric's stacked reports the packet with its INT-MD header and
+  whole stack embedded); bound to UDP destination port ``REPORT_UDP_PORT``.
 - UEC PDS headers, bound to UDP destination port 4793 and told apart by their type:
   ``UecRequest`` (RUD/ROD), ``UecRequestCC`` (RUD_CC/ROD_CC), ``UecAck``, ``UecAckCC``
   (SACK bitmap; NSCC or credit state), ``UecNack``, ``UecControl`` (CREDIT,
@@ -84,9 +85,18 @@ INT_METADATA_FIELDS: tuple[tuple[int, str, int], ...] = (
 REPORT_VERSION = 2
 REPORT_TYPE_INNER_ONLY = 0
 REPORT_TYPE_INT = 1
+REPORT_TYPE_IOAM = 2
 REPORT_INNER_NONE = 0
+REPORT_INNER_TLV = 1
+REPORT_INNER_DS_EXTENSION = 2
 REPORT_INNER_ETHERNET = 3
 REPORT_INNER_IPV4 = 4
+REPORT_INNER_IPV6 = 5
+# RepMdBits: the reporting node's own metadata in the main contents. Bits 1-8 are
+# the INT instruction bits' metadata (same sizes); bit 0 is reserved (the node ID is in
+# the group header), so are bits 9-14; bit 15 is queue ID + drop reason (one word).
+REPORT_MD_RESERVED = 0x8000 | 0x007E
+REPORT_MD_DROP_REASON = 0x0001
 
 # UEC PDS packet types.
 PDS_TSS = 1
@@ -206,6 +216,12 @@ class IntMD(Packet):
         if udp is not None and udp.dport == UDP_PORT_UEC:
             return UecPds
         return Raw
+
+
+def report_md_words(rep_md_bits: int) -> int:
+    """Words of baseline metadata a RepMdBits value announces (reserved bits aside)."""
+    baseline = hop_ml(rep_md_bits & ~REPORT_MD_RESERVED)
+    return baseline + (1 if rep_md_bits & REPORT_MD_DROP_REASON else 0)
 
 
 def hop_ml(instructions: int) -> int:
@@ -366,8 +382,8 @@ def _report_md_bytes(pkt: Packet) -> int:
 
 
 class IntReport(Packet):
-    """INT report main contents, the metadata stack (newest hop first), then the
-    inner packet."""
+    """INT report main contents: RepMdBits, domain fields, the reporting node's own
+    metadata (``metadata``, MD Length words), then the inner packet."""
 
     name = "INT report"
     fields_desc = [

@@ -20,6 +20,9 @@ COLLECTOR_IP = "192.168.100.2"
 REPORT_SRC_PORT = 40000
 HW_ID = 1
 INNER_BYTES = 64
+REPORT_MODE = "FabricEgress.int_egress.int_sink.report_filter.report_mode"
+REPORT_NEXT_HOP = "FabricEgress.int_egress.int_report.report_next_hop"
+SUPPRESSED = "FabricEgress.int_egress.int_sink.report_filter.suppressed_reports"
 
 # Words of one hop (bits 0-5 and 7) whose values depend on timing: hop latency (2),
 # queue occupancy (low 24 bits of 3), ingress and egress timestamps (4-7).
@@ -51,6 +54,32 @@ def make_sink(test: FabricTest, port: int) -> None:
                      {"src_mac": SWITCH_MAC, "dst_mac": COLLECTOR_MAC, "src_ip": SWITCH_IP,
                       "collector_ip": COLLECTOR_IP, "src_port": REPORT_SRC_PORT,
                       "collector_port": 32766, "hw_id": HW_ID, "inner_bytes": INNER_BYTES})
+
+
+def make_spread_sink(test: FabricTest, port: int, uplinks: dict[int, str]) -> None:
+    """As make_sink, but reports spread by flow over ``uplinks`` (port -> next-hop MAC),
+    one clone session each from REPORT_SESSION on."""
+    test.insert(INT_SINK_PORTS, "FabricEgress.int_egress.int_sink.set_int_sink_spread",
+                {"egress_port": port}, {"report_session": REPORT_SESSION, "sessions": len(uplinks)})
+    for i, (uplink, mac) in enumerate(sorted(uplinks.items())):
+        test.add_clone_session(REPORT_SESSION + i, uplink)
+        test.insert(REPORT_NEXT_HOP, "FabricEgress.int_egress.int_report.set_report_next_hop",
+                    {"egress_port": uplink}, {"dst_mac": mac})
+    test.set_default(REPORT_ENCAP, "FabricEgress.int_egress.int_report.set_report_encap",
+                     {"src_mac": SWITCH_MAC, "dst_mac": COLLECTOR_MAC, "src_ip": SWITCH_IP,
+                      "collector_ip": COLLECTOR_IP, "src_port": REPORT_SRC_PORT,
+                      "collector_port": 32766, "hw_id": HW_ID, "inner_bytes": INNER_BYTES})
+
+
+def report_every_packet(test: FabricTest) -> None:
+    """Per-packet reports instead of the default (changes only)."""
+    test.set_default(REPORT_MODE, "FabricEgress.int_egress.int_sink.report_filter.report_every_packet")
+
+
+def report_hop_set_changes(test: FabricTest) -> None:
+    """Reports on a flow's first packet and hop set changes only (buckets ignored)."""
+    test.set_default(REPORT_MODE, "FabricEgress.int_egress.int_sink.report_filter.report_changes",
+                     {"latency_step": 0, "queue_step": 0})
 
 
 def own_hop_words(ingress_port: int, egress_port: int) -> list[int]:

@@ -2,12 +2,13 @@
 
   python -m control.collector --bind IP [--port 32766] --db FILE [--metrics-port N]
                               [--plots DIR [--plot-interval S] [--plot-window S]]
-                              [--topology T.toml]
+                              [--topology T.toml] [--int-dscp D ...]
 
 Receives Telemetry Report v2.0 datagrams on IP:port, stores them in FILE (SQLite),
 serves Prometheus metrics on http://127.0.0.1:N/metrics, and writes PNG plots to DIR
 every S seconds and on exit (the last ten minutes of reports by default). Prints "collector ready" once it listens; SIGINT or
-SIGTERM stop it cleanly (exit status 0). Malformed reports are counted and logged.
+SIGTERM stop it cleanly (exit status 0). Reports that break Telemetry Report v2.0 are
+counted as malformed, per reason, and logged; gaps in sequence numbers count as lost.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from control.collector.plots import WINDOW_S, write_plots
 from control.collector.receiver import ReportReceiver
 from control.collector.store import Store
 from control.errors import ConfigError
-from control.layers import REPORT_UDP_PORT
+from control.layers import DSCP_INT, REPORT_UDP_PORT
 from control.topology import load_topology
 
 READY_LINE = "collector ready"
@@ -46,6 +47,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--plot-window", type=float, default=WINDOW_S,
                         help="seconds of the most recent reports each plot shows; 0 = all")
     parser.add_argument("--topology", default=None, help="topology file, to name nodes in plots")
+    parser.add_argument("--int-dscp", type=lambda text: int(text, 0), action="append",
+                        default=None, help="DSCP marking INT-MD in inner packets (repeatable; "
+                        f"default {DSCP_INT:#04x})")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every report")
     return parser.parse_args(argv)
 
@@ -74,7 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     metrics: MetricsServer | None = None
     try:
         try:
-            receiver = ReportReceiver(store, host=args.bind, port=args.port)
+            receiver = ReportReceiver(store, host=args.bind, port=args.port,
+                                      int_dscps=args.int_dscp or (DSCP_INT,))
         except OSError as exc:
             print(f"collector: cannot receive reports on udp {args.bind}:{args.port}: "
                   f"{exc.strerror or exc}", file=sys.stderr)
@@ -110,8 +115,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         written = write_plots(store, args.plots, names, window)
         print(f"collector: {len(written)} plots in {args.plots}", flush=True)
     stats = receiver.stats
+    reasons = ", ".join(f"{reason} {count}" for reason, count
+                        in sorted(stats.malformed_by_reason.items()))
     print(f"collector: {stats.received} received, {stats.decoded} decoded, "
-          f"{stats.malformed} malformed", flush=True)
+          f"{stats.malformed} malformed{f' ({reasons})' if reasons else ''}, "
+          f"{stats.lost} lost", flush=True)
     store.close()
     return 0
 

@@ -1,19 +1,25 @@
-"""Telemetry Report v2.0 bytes to a plain record, with the project's layers.
+"""Telemetry Report v2.0 bytes to plain records, with the project's layers.
 
-``decode_report`` is the fast decoder (layouts derived from control/layers.py); the
-scapy dissection it must always agree with is ``decode_report_scapy``. Anything that
-does not decode raises ReportDecodeError with the reason, so the receiver can count and
-log it without ever stopping.
+``decode_reports`` / ``decode_report`` are the fast decoder (layouts derived from
+control/layers.py); the scapy dissection it must always agree with is
+``decode_reports_scapy``. Both check the datagram against the specification first
+(conformance.py): anything that breaks it raises MalformedReport, a ReportDecodeError
+with the reason's class, so the receiver can count and log it without ever stopping.
 """
 from __future__ import annotations
 
-from control.collector.fast_decode import decode_report_fast
-from control.collector.report import FlowKey, ReportDecodeError, TelemetryReport, describe
+from control.collector.conformance import REASONS, MalformedReport
+from control.collector.fast_decode import decode_report_fast, decode_reports_fast
+from control.collector.report import (DEFAULT_INT_DSCPS, FlowKey, ReportDecodeError,
+                                      TelemetryReport, describe)
 from control.collector.scapy_decode import (GROUP_BYTES, INDIVIDUAL_BYTES,
-                                            INT_REPORT_FIXED_BYTES, decode_report_scapy)
+                                            INT_REPORT_FIXED_BYTES, decode_report_scapy,
+                                            decode_reports_scapy)
 
 decode_report = decode_report_fast
+decode_reports = decode_reports_fast
 
-__all__ = ["FlowKey", "GROUP_BYTES", "INDIVIDUAL_BYTES", "INT_REPORT_FIXED_BYTES",
-           "ReportDecodeError", "TelemetryReport", "decode_report", "decode_report_fast",
-           "decode_report_scapy", "describe"]
+__all__ = ["DEFAULT_INT_DSCPS", "FlowKey", "GROUP_BYTES", "INDIVIDUAL_BYTES",
+           "INT_REPORT_FIXED_BYTES", "MalformedReport", "REASONS", "ReportDecodeError",
+           "TelemetryReport", "decode_report", "decode_report_fast", "decode_report_scapy",
+           "decode_reports", "decode_reports_fast", "decode_reports_scapy", "describe"]

@@ -1,5 +1,5 @@
 """The fast decoder: the same reports and errors as the scapy decoder, about twenty
-times faster.
+times faster. Both check the datagram with conformance.py first.
 
 Header layouts come from the layers' ``fields_desc`` (see layout.py) and per-hop
 metadata layouts from ``INT_METADATA_FIELDS``, both computed once at import into
@@ -17,27 +17,22 @@ from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from operator import itemgetter
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
+from typing import TYPE_CHECKING, Callable, Collection, Mapping, TypeVar
 
+from control.collector.conformance import IndividualReport, check_datagram
 from control.collector.layout import HeaderLayout
-from control.collector.report import FlowKey, ReportDecodeError, TelemetryReport
+from control.collector.report import DEFAULT_INT_DSCPS, FlowKey, TelemetryReport
 from control.collector.scapy_decode import flow_of_inner_bytes
 from control.layers import (INT_METADATA_FIELDS, REPORT_INNER_ETHERNET, REPORT_INNER_IPV4,
-                            REPORT_TYPE_INT, REPORT_VERSION, IntHop, IntReport, ReportGroup,
+                            REPORT_MD_RESERVED, REPORT_TYPE_INT, IntHop, IntReport, ReportGroup,
                             ReportIndividual, hop_ml)
 
 GROUP = HeaderLayout.of(ReportGroup)
 INDIVIDUAL = HeaderLayout.of(ReportIndividual)
 INT_REPORT = HeaderLayout.of(IntReport)
-MIN_REPORT_BYTES = GROUP.size + INDIVIDUAL.size + INT_REPORT.size
-_BODY_AT = GROUP.size + INDIVIDUAL.size
-_STACK_AT = _BODY_AT + INT_REPORT.size
-
-(_VER_SHIFT, _VER_MASK), (_HW_SHIFT, _HW_MASK), (_SEQ_SHIFT, _SEQ_MASK), (_NODE_SHIFT, _NODE_MASK) = (
-    GROUP.field(name) for name in ("ver", "hw_id", "seq_no", "node_id"))
-((_TYPE_SHIFT, _TYPE_MASK), (_IN_SHIFT, _IN_MASK), (_LEN_SHIFT, _LEN_MASK), (_MD_SHIFT, _MD_MASK),
- (_D_SHIFT, _D_MASK), (_Q_SHIFT, _Q_MASK)) = (
-    INDIVIDUAL.field(name) for name in ("rep_type", "in_type", "report_length", "md_length", "d", "q"))
+(_HW_SHIFT, _HW_MASK), (_SEQ_SHIFT, _SEQ_MASK), (_NODE_SHIFT, _NODE_MASK) = (
+    GROUP.field(name) for name in ("hw_id", "seq_no", "node_id"))
+(_D_SHIFT, _D_MASK), (_Q_SHIFT, _Q_MASK) = (INDIVIDUAL.field(name) for name in ("d", "q"))
 (_BITS_SHIFT, _BITS_MASK), (_DOMAIN_SHIFT, _DOMAIN_MASK) = (
     INT_REPORT.field(name) for name in ("rep_md_bits", "domain_id"))
 
@@ -124,55 +119,66 @@ def _hop_plan(instructions: int) -> HopPlan:
 
 _METADATA_BITS = tuple(bit for bit, _name, _words in INT_METADATA_FIELDS)
 _METADATA_MASK = sum(_METADATA_BITS)
+_MAIN_MASK = _METADATA_MASK & ~REPORT_MD_RESERVED  # RepMdBits of the reporting node's hop
 _HOP_PLANS: Mapping[int, HopPlan] = MappingProxyType({
     sum(chosen): _hop_plan(sum(chosen))
     for size in range(len(_METADATA_BITS) + 1)
     for chosen in itertools.combinations(_METADATA_BITS, size)})
 
 
-def decode_report_fast(data: bytes) -> TelemetryReport:
-    """Decode one UDP payload; raises ReportDecodeError on any malformation."""
-    if len(data) < MIN_REPORT_BYTES:
-        raise ReportDecodeError(f"truncated: {len(data)} bytes, a report needs at least "
-                                f"{MIN_REPORT_BYTES}")
-    group = int.from_bytes(data[:GROUP.size], "big")
-    version = (group >> _VER_SHIFT) & _VER_MASK
-    if version != REPORT_VERSION:
-        raise ReportDecodeError(f"report group version {version}, expected {REPORT_VERSION}")
-    individual = int.from_bytes(data[GROUP.size:_BODY_AT], "big")
-    rep_type = (individual >> _TYPE_SHIFT) & _TYPE_MASK
-    if rep_type != REPORT_TYPE_INT:
-        raise ReportDecodeError(f"RepType {rep_type} is not INT (1)")
-    declared = (((individual >> _LEN_SHIFT) & _LEN_MASK) + 1) * 4
-    available = len(data) - GROUP.size
-    if declared > available + 3:  # the length rounds the inner packet up to whole words
-        raise ReportDecodeError(f"report length says {declared} bytes but only {available} arrived")
-    md_words = (individual >> _MD_SHIFT) & _MD_MASK
-    inner_at = _STACK_AT + md_words * 4
-    if inner_at - GROUP.size > available:
-        raise ReportDecodeError(f"metadata length {md_words * 4} bytes exceeds the report")
-    body = int.from_bytes(data[_BODY_AT:_STACK_AT], "big")
-    instructions = (body >> _BITS_SHIFT) & _BITS_MASK
+def decode_reports_fast(data: bytes, int_dscps: Collection[int] = DEFAULT_INT_DSCPS
+                        ) -> list[TelemetryReport]:
+    """Every individual report of one UDP payload; MalformedReport (a ReportDecodeError)
+    on any breach of the specification."""
+    reports = []
+    group = int.from_bytes(data[:GROUP.size], "big") if len(data) >= GROUP.size else 0
+    for span in check_datagram(data, int_dscps):
+        reports.append(_decode_individual(data, group, span))
+    return reports
+
+
+def decode_report_fast(data: bytes, int_dscps: Collection[int] = DEFAULT_INT_DSCPS
+                       ) -> TelemetryReport:
+    """The first individual report of one UDP payload (all of it is checked)."""
+    return decode_reports_fast(data, int_dscps)[0]
+
+
+def _decode_individual(data: bytes, group: int, span: IndividualReport) -> TelemetryReport:
+    node_id = (group >> _NODE_SHIFT) & _NODE_MASK
+    individual = int.from_bytes(data[span.at:span.at + INDIVIDUAL.size], "big")
+    domain_id = instructions = 0
+    hops: list[IntHop] = []
+    if span.rep_type == REPORT_TYPE_INT:
+        body_at = span.at + INDIVIDUAL.size
+        body = int.from_bytes(data[body_at:body_at + INT_REPORT.size], "big")
+        instructions = (body >> _BITS_SHIFT) & _BITS_MASK
+        domain_id = (body >> _DOMAIN_SHIFT) & _DOMAIN_MASK
+        plan = _HOP_PLANS[instructions & _MAIN_MASK]
+        if plan.record is not None:  # the reporting node's own metadata
+            own = _read_hops(data, body_at + INT_REPORT.size, plan.words, plan)[0]
+            hops.append(_new_hop(node_id, *[getattr(own, f) for f in _HOP_FIELDS[1:]]))
+    embedded = span.embedded
+    if embedded is not None:
+        instructions = embedded.instructions
+        plan = _HOP_PLANS[instructions & _METADATA_MASK]
+        if plan.record is not None and plan.words == embedded.hop_ml:
+            whole = embedded.words - embedded.words % plan.words
+            hops.extend(_read_hops(data, embedded.stack_at, whole, plan))
+    inner = data if span.end == len(data) else data[:span.end]
     return _new_report(  # TelemetryReport's fields, in order
-        (group >> _NODE_SHIFT) & _NODE_MASK, (group >> _HW_SHIFT) & _HW_MASK,
-        (group >> _SEQ_SHIFT) & _SEQ_MASK, (body >> _DOMAIN_SHIFT) & _DOMAIN_MASK,
+        node_id, (group >> _HW_SHIFT) & _HW_MASK, (group >> _SEQ_SHIFT) & _SEQ_MASK, domain_id,
         instructions, bool((individual >> _D_SHIFT) & _D_MASK),
-        bool((individual >> _Q_SHIFT) & _Q_MASK), _hops(data, md_words, instructions),
-        _flow((individual >> _IN_SHIFT) & _IN_MASK, data, inner_at))
+        bool((individual >> _Q_SHIFT) & _Q_MASK), tuple(hops),
+        _flow(span.in_type, inner, span.inner_at))
 
 
-def _hops(data: bytes, words: int, instructions: int) -> tuple[IntHop, ...]:
-    plan = _HOP_PLANS[instructions & _METADATA_MASK]
-    if plan.record is None:
-        return ()
-    if words % plan.words:
-        raise ReportDecodeError(f"INT stack of {words} words is not a whole number of "
-                                f"{plan.words}-word hops for instruction bitmap {instructions:#06x}")
-    stack = memoryview(data)[_STACK_AT:_STACK_AT + words * 4]
+def _read_hops(data: bytes, at: int, words: int, plan: HopPlan) -> list[IntHop]:
+    assert plan.record is not None
+    stack = memoryview(data)[at:at + words * 4]
     splits, pick = plan.splits, plan.pick
-    return tuple([_new_hop(*pick(record + (None, *[(record[i] >> shift) & mask
-                                                 for i, shift, mask in splits])))
-                  for record in plan.record.iter_unpack(stack)])
+    return [_new_hop(*pick(record + (None, *[(record[i] >> shift) & mask
+                                             for i, shift, mask in splits])))
+            for record in plan.record.iter_unpack(stack)]
 
 
 _ETHERTYPE_IPV4 = 0x0800
@@ -217,4 +223,4 @@ def _ipv4_flow(data: bytes, at: int) -> FlowKey | None:
                    proto, sport, dport)
 
 
-__all__ = ["GROUP", "INDIVIDUAL", "INT_REPORT", "MIN_REPORT_BYTES", "decode_report_fast"]
+__all__ = ["GROUP", "INDIVIDUAL", "INT_REPORT", "decode_report_fast", "decode_reports_fast"]

@@ -52,7 +52,8 @@ def render_metrics(store: Store, stats: ReceiverStats) -> str:
     """The whole /metrics page from the receiver's counters and the store's aggregates."""
     with stats.lock:
         received, decoded, malformed = stats.received, stats.decoded, stats.malformed
-        store_errors = stats.store_errors
+        store_errors, lost = stats.store_errors, stats.lost
+        by_reason = dict(stats.malformed_by_reason)
     out = Exposition()
     out.family("int_collector_reports_received_total", "counter",
                "Telemetry report datagrams received.", [("", {}, received)])
@@ -60,6 +61,11 @@ def render_metrics(store: Store, stats: ReceiverStats) -> str:
                "Telemetry reports decoded and stored.", [("", {}, decoded)])
     out.family("int_collector_reports_malformed_total", "counter",
                "Datagrams refused as malformed or truncated reports.", [("", {}, malformed)])
+    out.family("int_collector_reports_malformed_by_reason_total", "counter",
+               "Datagrams refused, by the Telemetry Report v2.0 rule they break.",
+               [("", {"reason": reason}, count) for reason, count in sorted(by_reason.items())])
+    out.family("int_collector_reports_lost_total", "counter",
+               "Reports missing from their sender's sequence numbers.", [("", {}, lost)])
     out.family("int_collector_store_errors_total", "counter",
                "Decoded reports lost because the store refused them.", [("", {}, store_errors)])
     ports = store.port_stats()

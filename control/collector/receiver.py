@@ -1,7 +1,7 @@
 """UDP receiver: decode every datagram, store good reports, count and log bad ones.
 
-A malformed or truncated report is never fatal; it is counted and logged with the
-sender and the reason (the first few in full, then at most one line a second, so a
+A malformed or truncated report is never fatal; it is counted (per class of fault, see
+conformance.REASONS) and logged with the sender and the reason (the first few in full, then at most one line a second, so a
 flood of junk cannot flood the log). Datagrams that arrive together are stored in one
 transaction.
 """
@@ -13,10 +13,13 @@ import socket
 import sqlite3
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Collection
 
-from control.collector.decode import ReportDecodeError, TelemetryReport, decode_report
+from control.collector.decode import (DEFAULT_INT_DSCPS, MalformedReport, ReportDecodeError,
+                                      TelemetryReport, decode_reports)
+from control.collector.sequence import SequenceTracker
 from control.collector.store import Store
 
 log = logging.getLogger(__name__)
@@ -31,6 +34,9 @@ class ReceiverStats:
     decoded: int = 0
     malformed: int = 0
     store_errors: int = 0  # decoded reports the store refused (disk full...), dropped
+    # malformed datagrams per class of fault (conformance.REASONS, or "decoder")
+    malformed_by_reason: Counter[str] = field(default_factory=Counter)
+    lost: int = 0  # reports missing from the sequence numbers of their sender
     last_error: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -61,8 +67,11 @@ class MalformedLog:
 class ReportReceiver:
     """Listens on ``host``:``port`` (default loopback) and feeds ``store``."""
 
-    def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 32766):
+    def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 32766,
+                 int_dscps: Collection[int] = DEFAULT_INT_DSCPS):
         self.store = store
+        self.int_dscps = frozenset(int_dscps)
+        self._sequence = SequenceTracker()
         self.stats = ReceiverStats()
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
@@ -90,7 +99,8 @@ class ReportReceiver:
         self._sock.close()
 
     def handle(self, data: bytes, sender: tuple[str, int]) -> TelemetryReport | None:
-        """Decode and store one datagram; returns the report, or None if malformed."""
+        """Decode and store one datagram; returns its first report, or None if
+        malformed."""
         reports = self._handle_batch([(data, sender)])
         return reports[0] if reports else None
 
@@ -101,23 +111,31 @@ class ReportReceiver:
 
     def _handle_batch(self, datagrams: list[tuple[bytes, tuple[str, int]]]) -> list[TelemetryReport]:
         reports: list[TelemetryReport] = []
-        malformed = 0
+        reasons: Counter[str] = Counter()
         last_error = ""
         for data, sender in datagrams:
             try:
-                reports.append(decode_report(data))
+                reports.extend(decode_reports(data, self.int_dscps))
+            except MalformedReport as exc:
+                reasons[exc.reason] += 1
+                last_error = str(exc)
+                self._malformed_log.note(sender, len(data), last_error)
             except ReportDecodeError as exc:
-                malformed += 1
+                reasons["decoder"] += 1
                 last_error = str(exc)
                 self._malformed_log.note(sender, len(data), last_error)
             except Exception as exc:  # noqa: BLE001 - a decoder bug must not stop the collector
-                malformed += 1
+                reasons["decoder"] += 1
                 last_error = f"decoder failure: {exc!r}"
                 log.exception("decoder failure on %d bytes from %s:%d: %s", len(data),
                               sender[0], sender[1], data.hex())
+        lost = sum(self._sequence.note(r.node_id, r.hw_id, r.seq_no) for r in reports)
+        malformed = sum(reasons.values())
         with self.stats.lock:
             self.stats.received += len(datagrams)
             self.stats.malformed += malformed
+            self.stats.malformed_by_reason.update(reasons)
+            self.stats.lost += lost
             if malformed:
                 self.stats.last_error = last_error
         if reports:

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from control.layers import IntHop
+from control.layers import DSCP_INT, IntHop
+
+DEFAULT_INT_DSCPS = frozenset({DSCP_INT})
+"""DSCPs that mark an inner packet as carrying INT-MD (the fabric's default)."""
 
 
 class ReportDecodeError(ValueError):
@@ -28,10 +31,13 @@ class TelemetryReport:
     hw_id: int
     seq_no: int
     domain_id: int
-    instructions: int  # RepMdBits: which metadata each hop carries
+    # INT instruction bitmap of the embedded stack (RepMdBits when nothing is embedded)
+    instructions: int
     dropped: bool
     congested: bool
-    hops: tuple[IntHop, ...]  # newest (the sink) first, as on the wire
+    # newest (the sink) first, as on the wire: the reporting node's own metadata from
+    # the main contents when RepMdBits has any, then the embedded INT-MD stack
+    hops: tuple[IntHop, ...]
     flow: FlowKey | None  # from the inner packet, when it is IPv4 TCP/UDP
 
     @property
@@ -50,4 +56,4 @@ def describe(report: TelemetryReport) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["FlowKey", "ReportDecodeError", "TelemetryReport", "describe"]
+__all__ = ["DEFAULT_INT_DSCPS", "FlowKey", "ReportDecodeError", "TelemetryReport", "describe"]

@@ -2,57 +2,73 @@
 
 Slow (a few thousand reports a second) but obviously right; the fast decoder is checked
 against it field by field, and falls back to its inner-packet rules for unusual inner
-packets.
+packets. Both refuse what conformance.py refuses, with the same reason.
 """
 from __future__ import annotations
+
+from typing import Collection
 
 from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import Packet, Raw
 
-from control.collector.report import FlowKey, ReportDecodeError, TelemetryReport
-from control.layers import (REPORT_INNER_ETHERNET, REPORT_INNER_IPV4, REPORT_TYPE_INT,
-                            REPORT_VERSION, IntReport, ReportGroup, ReportIndividual,
-                            split_int_stack)
+from control.collector.conformance import IndividualReport, check_datagram
+from control.collector.report import DEFAULT_INT_DSCPS, FlowKey, TelemetryReport
+from control.layers import (REPORT_INNER_ETHERNET, REPORT_INNER_IPV4, REPORT_MD_DROP_REASON,
+                            REPORT_MD_RESERVED, REPORT_TYPE_INT, IntHop, IntMD, IntReport,
+                            ReportGroup, ReportIndividual, decode_int, hop_ml, split_int_stack)
 
 GROUP_BYTES = len(ReportGroup())
 INDIVIDUAL_BYTES = len(ReportIndividual(report_length=0, md_length=0))
 INT_REPORT_FIXED_BYTES = len(IntReport())
-MIN_REPORT_BYTES = GROUP_BYTES + INDIVIDUAL_BYTES + INT_REPORT_FIXED_BYTES
+MIN_REPORT_BYTES = GROUP_BYTES + INDIVIDUAL_BYTES
 
 
-def decode_report_scapy(data: bytes) -> TelemetryReport:
-    """Decode one UDP payload; raises ReportDecodeError on any malformation."""
-    if len(data) < MIN_REPORT_BYTES:
-        raise ReportDecodeError(f"truncated: {len(data)} bytes, a report needs at least "
-                                f"{MIN_REPORT_BYTES}")
-    group = ReportGroup(data)
-    if group.ver != REPORT_VERSION:
-        raise ReportDecodeError(f"report group version {group.ver}, expected {REPORT_VERSION}")
-    individual = group.getlayer(ReportIndividual)
-    if individual is None:
-        raise ReportDecodeError("no individual report header")
-    if individual.rep_type != REPORT_TYPE_INT:
-        raise ReportDecodeError(f"RepType {individual.rep_type} is not INT (1)")
-    declared = (individual.report_length + 1) * 4
-    available = len(data) - GROUP_BYTES
-    if declared > available + 3:  # the length rounds the inner packet up to whole words
-        raise ReportDecodeError(f"report length says {declared} bytes but only {available} arrived")
-    md_bytes = individual.md_length * 4
-    if INDIVIDUAL_BYTES + INT_REPORT_FIXED_BYTES + md_bytes > available:
-        raise ReportDecodeError(f"metadata length {md_bytes} bytes exceeds the report")
-    body = individual.getlayer(IntReport)
-    if body is None:
-        raise ReportDecodeError("no INT report contents")
-    try:
-        hops = split_int_stack(list(body.metadata), body.rep_md_bits)
-    except ValueError as exc:
-        raise ReportDecodeError(str(exc)) from None
+def decode_reports_scapy(data: bytes, int_dscps: Collection[int] = DEFAULT_INT_DSCPS
+                         ) -> list[TelemetryReport]:
+    """Every individual report of one UDP payload; raises ReportDecodeError on any
+    malformation."""
+    spans = check_datagram(data, int_dscps)
+    group = ReportGroup(data[:GROUP_BYTES])
+    return [_decode_individual(data, group, span, int_dscps) for span in spans]
+
+
+def decode_report_scapy(data: bytes, int_dscps: Collection[int] = DEFAULT_INT_DSCPS
+                        ) -> TelemetryReport:
+    """The first individual report of one UDP payload (all of it is checked)."""
+    return decode_reports_scapy(data, int_dscps)[0]
+
+
+def _decode_individual(data: bytes, group: Packet, span: IndividualReport,
+                       int_dscps: Collection[int]) -> TelemetryReport:
+    individual = ReportIndividual(data[span.at:span.end])
+    hops: list[IntHop] = []
+    domain_id = instructions = 0
+    inner: Packet | None = individual.payload
+    if span.rep_type == REPORT_TYPE_INT:
+        body = individual.getlayer(IntReport)
+        assert body is not None  # RepType 1 dissects as INT main contents
+        instructions, domain_id = body.rep_md_bits, body.domain_id
+        own_bits = body.rep_md_bits & ~REPORT_MD_RESERVED & ~REPORT_MD_DROP_REASON
+        if hop_ml(own_bits):
+            own = split_int_stack(list(body.metadata)[:hop_ml(own_bits)], own_bits)[0]
+            hops.append(IntHop(**{**vars(own), "node_id": group.node_id}))
+        inner = body.payload
+    if isinstance(inner, Raw) or not inner:
+        inner = None
+    if span.embedded is not None and inner is not None:
+        # Dissected up to the last whole stack word present, as the stack ends there.
+        upto = span.embedded.stack_at + 4 * span.embedded.words
+        md = decode_int(type(inner)(data[span.inner_at:upto]), int_dscps).getlayer(IntMD)
+        per_hop = hop_ml(span.embedded.instructions)
+        if md is not None and per_hop == span.embedded.hop_ml and per_hop:
+            words = list(md.stack)[:span.embedded.words]
+            hops += split_int_stack(words[:len(words) - len(words) % per_hop], md.instruction_mask)
+        instructions = span.embedded.instructions
     return TelemetryReport(
-        node_id=group.node_id, hw_id=group.hw_id, seq_no=group.seq_no,
-        domain_id=body.domain_id, instructions=body.rep_md_bits,
-        dropped=bool(individual.d), congested=bool(individual.q),
-        hops=tuple(hops), flow=flow_of(body.payload))
+        node_id=group.node_id, hw_id=group.hw_id, seq_no=group.seq_no, domain_id=domain_id,
+        instructions=instructions, dropped=bool(individual.d), congested=bool(individual.q),
+        hops=tuple(hops), flow=flow_of(inner))
 
 
 def flow_of(inner: Packet | None) -> FlowKey | None:
@@ -79,4 +95,4 @@ def flow_of_inner_bytes(in_type: int, data: bytes) -> FlowKey | None:
 
 
 __all__ = ["GROUP_BYTES", "INDIVIDUAL_BYTES", "INT_REPORT_FIXED_BYTES", "MIN_REPORT_BYTES",
-           "decode_report_scapy", "flow_of", "flow_of_inner_bytes"]
+           "decode_report_scapy", "decode_reports_scapy", "flow_of", "flow_of_inner_bytes"]

@@ -70,10 +70,20 @@ const bit<32> INT_UNAVAILABLE = 0xffffffff;
 // Telemetry Report v2.0.
 const bit<4> REPORT_VERSION = 2;
 const bit<4> REPORT_TYPE_INT = 1;
-const bit<4> REPORT_INNER_ETHERNET = 3;
-// Bytes before the metadata in a report: Ethernet, IPv4, UDP, group (8),
-// individual (4) and INT report main contents (8).
+const bit<4> REPORT_INNER_IPV4 = 4;
+// Bytes before the inner packet in a report: Ethernet, IPv4, UDP, group (8),
+// individual (4) and INT report main contents (8). The sink's own metadata
+// travels in the embedded INT stack, so RepMdBits and MD Length are 0.
 const bit<16> REPORT_FIXED_BYTES = 62;
+const bit<16> REPORT_INT_MAIN_BYTES = 8;
+// Report Length is 8 bits of words: main contents plus inner packet fit 1020 B.
+const bit<16> REPORT_INNER_MAX_BYTES = 1012;
+// IPv4 Don't Fragment: the spec asks for DF or non-repeating IDs on reports.
+const bit<3> IPV4_FLAGS_DF = 2;
+// Report suppression: buckets of the sink's hop latency (us) and queue depth
+// (packets) start at these steps and grow fourfold.
+const bit<32> REPORT_LATENCY_STEP = 4096;
+const bit<32> REPORT_QUEUE_STEP = 4;
 
 // v1model instance types.
 const bit<32> INSTANCE_EGRESS_CLONE = 2;

@@ -158,7 +158,6 @@ struct headers_t {
     report_group_t      report_group;
     report_individual_t report_individual;
     report_int_t        report_int;
-    int_word_t[INT_STACK_WORDS] report_stack;
     // The packet itself.
     ethernet_t          ethernet;
     vlan_tag_t          vlan;
@@ -170,7 +169,10 @@ struct headers_t {
     int_word_t[INT_STACK_WORDS] int_stack;
     pds_prologue_t      pds;
     pds_control_t       pds_control;
-    // Never emitted: carries a sink's metadata stack into its report copy.
+    // Never emitted: carry a sink's INT headers and stack, as they left its
+    // transit stage, into its report copy (which embeds them again).
+    int_shim_t          saved_shim;
+    int_md_t            saved_md;
     int_word_t[INT_STACK_WORDS] saved_stack;
 }
 
@@ -201,6 +203,7 @@ struct fabric_metadata_t {
     node_id_t      int_node_id;
     dscp_t         int_dscp;
     clone_session_t int_report_session;
+    bit<8>         int_report_sessions;  // > 1: spread over that many sessions
     bit<8>         int_hop_words;
     bool           int_stripped;
     bit<16>        l4_payload_len;   // bytes after the L4 header, from the parser
@@ -211,19 +214,18 @@ struct fabric_metadata_t {
     bit<16>        l4_length;        // TCP length for the pseudo header
     // Carried from a sink packet into its telemetry report copy
     // (field list 1 = FIELD_LIST_INT_REPORT).
+    // The INT packet's DSCP and UDP checksum, which stripping changed.
     @field_list(1)
-    bit<16>        report_md_bits;
+    dscp_t         report_int_dscp;
     @field_list(1)
-    bit<16>        report_domain_id;
-    @field_list(1)
-    bit<16>        report_ds_md_bits;
-    @field_list(1)
-    bit<16>        report_ds_md_status;
-    @field_list(1)
-    bit<8>         report_md_words;
+    bit<16>        report_udp_checksum;
     // Telemetry report encapsulation settings.
     bit<16>        report_inner_max;
     bit<6>         report_hw_id;
+    // Report suppression (IntReportFilter).
+    bool           report_every_packet;
+    bit<32>        report_latency_step;
+    bit<32>        report_queue_step;
 }
 
 #endif

@@ -144,7 +144,6 @@ control FabricDeparser(packet_out pkt, in headers_t hdr) {
         pkt.emit(hdr.report_group);
         pkt.emit(hdr.report_individual);
         pkt.emit(hdr.report_int);
-        pkt.emit(hdr.report_stack);
         pkt.emit(hdr.ethernet);
         pkt.emit(hdr.vlan);
         pkt.emit(hdr.ipv4);

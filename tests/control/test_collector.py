@@ -3,24 +3,20 @@ order, and counts malformed ones without stopping."""
 import socket
 
 import pytest
-from scapy.layers.inet import IP, UDP
-from scapy.layers.l2 import Ether
 
 from control.collector.decode import ReportDecodeError, decode_report
 from control.collector.receiver import ReportReceiver
 from control.collector.store import Store
+from control.collector.synthetic import build_report
 from control.layers import (INT_BIT_HOP_LATENCY, INT_BIT_L1_PORTS, INT_BIT_NODE_ID, INT_BIT_QUEUE,
-                            IntHop, IntReport, ReportGroup, ReportIndividual, int_hop_words)
+                            IntHop)
 
 INSTR = INT_BIT_NODE_ID | INT_BIT_L1_PORTS | INT_BIT_HOP_LATENCY | INT_BIT_QUEUE
 
 
 def report_bytes(seq: int, hops: list[IntHop], sport: int = 1000) -> bytes:
-    words = [w for hop in hops for w in int_hop_words(INSTR, hop)]  # newest first
-    inner = Ether() / IP(src="10.0.1.1", dst="10.0.2.1") / UDP(sport=sport, dport=4793) / (b"x" * 8)
-    pkt = (ReportGroup(node_id=hops[0].node_id, seq_no=seq) / ReportIndividual()
-           / IntReport(rep_md_bits=INSTR, metadata=words) / inner)
-    return bytes(pkt)
+    """A report as the fabric's sinks send it: the INT-MD packet embedded."""
+    return build_report(hops, seq=seq, instructions=INSTR, sport=sport)
 
 
 HOPS = [IntHop(node_id=2, ingress_port=3, egress_port=1, hop_latency=40, queue_id=0, queue_occupancy=7),

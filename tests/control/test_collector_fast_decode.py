@@ -1,5 +1,5 @@
 """The fast decoder agrees with the scapy dissection on every report, well-formed or
-not: same fields, same flow, same error message."""
+not: same fields, same flow, same error message (both check conformance first)."""
 import dataclasses
 import random
 
@@ -11,7 +11,8 @@ from scapy.layers.l2 import ARP, Dot1Q, Ether
 from control.collector.decode import ReportDecodeError, decode_report_fast, decode_report_scapy
 from control.collector.fast_decode import record_builder
 from control.collector.layout import HeaderLayout, LayoutError
-from control.layers import (INT_METADATA_FIELDS, IntHop, IntReport, ReportGroup,
+from control.layers import (DSCP_INT, INT_METADATA_FIELDS, REPORT_MD_DROP_REASON,
+                            REPORT_MD_RESERVED, IntHop, IntMD, IntReport, IntShim, ReportGroup,
                             ReportIndividual, UecRequest, int_hop_words)
 
 
@@ -42,30 +43,43 @@ def random_inner(rng: random.Random):
     tcp = TCP(sport=rng.randrange(65536), dport=rng.randrange(65536),
               options=[("MSS", 1460)] if rng.random() < 0.3 else [])
     l4 = rng.choice([udp / UecRequest(psn=rng.getrandbits(32)), tcp, ICMP(), udp / b"abc"])
+    if rng.random() < 0.5:  # INT-MD embedded, as the fabric's sinks send it
+        ip.tos = DSCP_INT << 2
+        instructions = random_instructions(rng)
+        hops = [random_hop(rng) for _ in range(rng.randrange(0, 5))]
+        stack = [w for hop in hops for w in int_hop_words(instructions, hop)]
+        l4 = rng.choice([udp, TCP(sport=rng.randrange(65536), dport=80)]) / IntShim() / IntMD(
+            instruction_mask=instructions, remaining_hop_cnt=rng.randrange(8), stack=stack) / b"pay"
     choices = [
         (3, Ether() / ip / l4), (3, Ether() / ip / l4), (4, ip / l4),
         (3, Ether() / Dot1Q(vlan=7) / ip / l4), (3, Ether() / ARP()),
-        (3, Ether() / IPv6() / UDP()), (0, Ether() / ip / l4), (5, ip / l4),
+        (3, Ether() / IPv6() / UDP()), (0, b""), (5, IPv6() / UDP()), (4, ip / l4),
     ]
     in_type, pkt = rng.choice(choices)
     data = bytes(pkt)
     if rng.random() < 0.3:
         data = data[:rng.randrange(len(data) + 1)]  # the sink truncates inner packets
-    return in_type, data
+    return in_type, data[:len(data) - len(data) % 4]  # whole words, as Report Length counts
+
+
+def random_instructions(rng: random.Random) -> int:
+    if rng.random() < 0.9:
+        return sum(bit for bit, _, _ in INT_METADATA_FIELDS if rng.random() < 0.5)
+    return rng.getrandbits(16)
 
 
 def random_report(rng: random.Random) -> bytes:
-    if rng.random() < 0.7:
-        instructions = sum(bit for bit, _, _ in INT_METADATA_FIELDS if rng.random() < 0.5)
-    else:
-        instructions = rng.getrandbits(16)
-    hops = [random_hop(rng) for _ in range(rng.randrange(0, 5))]
-    words = [w for hop in hops for w in int_hop_words(instructions, hop)]
+    own_bits = 0
+    if rng.random() < 0.3:  # the reporting node's own metadata in the main contents
+        own_bits = random_instructions(rng) & ~REPORT_MD_RESERVED
+    words = int_hop_words(own_bits, random_hop(rng)) if own_bits else []
+    if own_bits & REPORT_MD_DROP_REASON:
+        words.append(rng.getrandbits(32))
     in_type, inner = random_inner(rng)
     pkt = (ReportGroup(hw_id=rng.randrange(64), seq_no=rng.getrandbits(22),
                        node_id=rng.getrandbits(32))
-           / ReportIndividual(in_type=in_type, d=rng.randrange(2), q=rng.randrange(2))
-           / IntReport(rep_md_bits=instructions, domain_id=rng.getrandbits(16), metadata=words)
+           / ReportIndividual(in_type=in_type, d=rng.randrange(2), q=rng.randrange(2), f=1)
+           / IntReport(rep_md_bits=own_bits, domain_id=rng.getrandbits(16), metadata=words)
            / inner)
     return bytes(pkt)
 

@@ -75,6 +75,8 @@ port = 4
 POLICY = """
 [spraying]
 default = "round_robin"
+[int]
+report_mode = "every_packet"
 [[int.watchlist]]
 dst = "10.0.2.1/32"
 [ecn]

@@ -6,12 +6,19 @@ from scapy.packet import raw
 
 from control.layers import (
     INT_ALL_SUPPORTED,
+    INT_BIT_EGRESS_TS,
+    INT_BIT_INGRESS_TS,
+    INT_BIT_L1_PORTS,
+    INT_BIT_QUEUE,
+    REPORT_MD_DROP_REASON,
+    REPORT_MD_RESERVED,
     REPORT_UDP_PORT,
     IntHop,
     IntReport,
     ReportGroup,
     ReportIndividual,
     int_hop_words,
+    report_md_words,
 )
 
 
@@ -55,3 +62,18 @@ def test_report_round_trips_through_the_udp_binding():
     assert isinstance(inner, Ether)
     assert inner[IP].dst == "10.0.0.1"
     assert raw(parsed) == raw(report)
+
+
+def test_rep_md_bits_sizes_follow_the_report_spec():
+    # bit 0 is reserved in reports (the node ID is in the group header), bits 9-14 too
+    assert REPORT_MD_RESERVED == 0x807E
+    assert report_md_words(INT_BIT_L1_PORTS | INT_BIT_QUEUE) == 2
+    assert report_md_words(INT_BIT_INGRESS_TS | INT_BIT_EGRESS_TS) == 4  # 8 bytes each
+    assert report_md_words(REPORT_MD_DROP_REASON) == 1  # bit 15: queue ID + drop reason
+    assert report_md_words(0x8000) == 0  # reserved bits announce no metadata
+
+
+def test_individual_header_length_excludes_its_first_word():
+    body = IntReport() / (b"\x00" * 12)
+    ind = ReportIndividual(raw(ReportIndividual() / body))
+    assert ind.report_length == (8 + 12) // 4 and ind.md_length == 0

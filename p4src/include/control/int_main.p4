@@ -51,11 +51,13 @@ control IntEgress(inout headers_t hdr,
             }
             if (hdr.int_md.isValid()) {
                 int_transit.apply(hdr, meta, std_meta);
-                int_sink.apply(hdr, meta, std_meta);
             }
-            if (!meta.int_stripped) {
-                int_sum_after.apply(hdr, sum_after);
-                l4_checksum.apply(hdr, meta, sum_before, sum_after);
+            // Before the sink, so that its report embeds a consistent packet;
+            // a stripped packet's L4 checksum is then redone (checksum.p4).
+            int_sum_after.apply(hdr, sum_after);
+            l4_checksum.apply(hdr, meta, sum_before, sum_after);
+            if (hdr.int_md.isValid()) {
+                int_sink.apply(hdr, meta, std_meta);
             }
         }
     }

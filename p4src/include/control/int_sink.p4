@@ -1,37 +1,46 @@
-// INT sink: a port facing a host ends INT, restoring the packet and cloning
-// it into a telemetry report.
+// INT sink: a port facing a host ends INT, restoring the packet and, unless
+// the report filter suppresses it, cloning it into a telemetry report.
 #ifndef FABRIC_INT_SINK_P4
 #define FABRIC_INT_SINK_P4
 
 #include "../header.p4"
+#include "int_report_filter.p4"
 
 control IntSink(inout headers_t hdr,
                 inout fabric_metadata_t meta,
                 inout standard_metadata_t std_meta) {
+    IntReportFilter() report_filter;
+
     action set_int_sink(clone_session_t report_session) {
         meta.int_report_session = report_session;
     }
 
-    /* Egress ports facing hosts, where INT ends, with the clone session that
-       carries the telemetry report copy towards the collector. */
+    // Reports of different flows leave by different uplinks: one clone session
+    // per uplink, report_session .. report_session + sessions - 1, by flow hash.
+    action set_int_sink_spread(clone_session_t report_session, bit<8> sessions) {
+        meta.int_report_session = report_session;
+        meta.int_report_sessions = sessions;
+    }
+
+    /* Egress ports facing hosts, where INT ends, with the clone session(s) that
+       carry the telemetry report copy towards the collector. */
     table int_sink_ports {
         key = {
             std_meta.egress_port: exact @name("egress_port");
         }
-        actions = { set_int_sink; NoAction; }
+        actions = { set_int_sink; set_int_sink_spread; NoAction; }
         default_action = NoAction();
         size = PORT_COUNT;
     }
 
     // The report copy is taken from the headers as they are at the end of
-    // egress, when INT is already stripped, so the stack travels in
-    // saved_stack (never emitted) and the rest in field list 1.
+    // egress, when INT is already stripped, so the INT headers and stack travel
+    // in saved_* (never emitted) and what stripping changes in field list 1.
     action save_for_report() {
-        meta.report_md_bits = hdr.int_md.instruction_mask;
-        meta.report_domain_id = hdr.int_md.domain_id;
-        meta.report_ds_md_bits = hdr.int_md.ds_instruction;
-        meta.report_ds_md_status = hdr.int_md.ds_flags;
-        meta.report_md_words = hdr.int_shim.len - INT_MD_HEADER_WORDS;
+        hdr.saved_shim = hdr.int_shim;
+        hdr.saved_md = hdr.int_md;
+        meta.report_int_dscp = hdr.ipv4.dscp;
+        meta.report_udp_checksum = hdr.udp.isValid() ? hdr.udp.checksum : 16w0;
         hdr.saved_stack[0] = hdr.int_stack[0];
         hdr.saved_stack[1] = hdr.int_stack[1];
         hdr.saved_stack[2] = hdr.int_stack[2];
@@ -72,9 +81,21 @@ control IntSink(inout headers_t hdr,
 
     apply {
         if (int_sink_ports.apply().hit) {
-            save_for_report();
-            clone_preserving_field_list(CloneType.E2E, meta.int_report_session,
-                                        FIELD_LIST_INT_REPORT);
+            bool send_report;
+            report_filter.apply(hdr, meta, std_meta, send_report);
+            if (send_report) {
+                if (meta.int_report_sessions > 1) {
+                    bit<32> offset;
+                    hash(offset, HashAlgorithm.crc16, 32w0,
+                         { hdr.ipv4.src_addr, hdr.ipv4.dst_addr, hdr.ipv4.protocol,
+                           meta.l4_src_port, meta.l4_dst_port },
+                         (bit<32>) meta.int_report_sessions);
+                    meta.int_report_session = meta.int_report_session + offset;
+                }
+                save_for_report();
+                clone_preserving_field_list(CloneType.E2E, meta.int_report_session,
+                                            FIELD_LIST_INT_REPORT);
+            }
             // Shim length counts the words after the shim.
             bit<16> removed = (((bit<16>) hdr.int_shim.len) << 2) + 4;
             hdr.ipv4.total_len = hdr.ipv4.total_len - removed;
