@@ -7,6 +7,7 @@ arbitration, so the probe never disturbs the controller's mastership.
 
   python -m control.probe pipeline GRPC DEVICE
   python -m control.probe counter GRPC DEVICE P4INFO COUNTER
+  python -m control.probe meter GRPC DEVICE P4INFO METER INDEX
   python -m control.probe group-ports GRPC DEVICE P4INFO
   python -m control.probe wait-port-gone GRPC DEVICE P4INFO PORT TIMEOUT
   python -m control.probe wait-groups GRPC DEVICE P4INFO TIMEOUT
@@ -48,6 +49,18 @@ def counter(conn: SwitchConnection, names: P4Names, name: str) -> dict[int, int]
     entity = p4runtime_pb2.Entity(counter_entry=names.counter(name))
     return {e.counter_entry.index.index: e.counter_entry.data.packet_count for e in conn.read([entity])
             if e.counter_entry.data.packet_count}  # zeros left out: counters are large arrays
+
+
+def meter(conn: SwitchConnection, names: P4Names, name: str, index: int) -> list[int] | None:
+    """[cir, cburst, pir, pburst] of one meter cell as the switch reports them; None if
+    unconfigured."""
+    entry = p4runtime_pb2.MeterEntry(meter_id=names.id("meters", name))
+    entry.index.index = index
+    for e in conn.read([p4runtime_pb2.Entity(meter_entry=entry)]):
+        if e.meter_entry.HasField("config"):
+            c = e.meter_entry.config
+            return [c.cir, c.cburst, c.pir, c.pburst]
+    return None
 
 
 def member_ports(conn: SwitchConnection, names: P4Names) -> dict[int, int]:
@@ -105,6 +118,8 @@ def main(argv: list[str]) -> int:
     conn = SwitchConnection(address, device)  # reads only: no arbitration needed
     if command == "counter":
         print(json.dumps(counter(conn, names, argv[4])))
+    elif command == "meter":
+        print(json.dumps(meter(conn, names, argv[4], int(argv[5]))))
     elif command == "group-ports":
         print(json.dumps(group_ports(conn, names)))
     elif command == "wait-port-gone":

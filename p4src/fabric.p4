@@ -87,7 +87,7 @@ control FabricEgress(inout headers_t hdr,
         } else if (std_meta.egress_port == CPU_PORT) {
             packet_io.apply(hdr, meta, std_meta);
         } else if (!meta.from_cpu) {
-            port_state.apply(std_meta);
+            port_state.apply(meta, std_meta);
             partition_check.apply(hdr, meta, std_meta);
             if (!meta.dropped) {
                 ecn.apply(hdr, meta, std_meta);

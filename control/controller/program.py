@@ -9,13 +9,18 @@ import ipaddress
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from p4.v1 import p4runtime_pb2
+
+from control.controller.int_report_mode import REPORT_MODE_TABLE, report_mode_action
+from control.controller.int_report_spread import collector_exits, spread_items
 from control.controller.state import STAGE_BASE, STAGE_GROUP, STAGE_ROUTE, STAGE_TABLE, Item, item
-from control.p4rt.entities import P4Names, clone_session, pre_entry
+from control.p4rt.entities import P4Names
 from control.policy import Policy, WatchEntry
-from control.routing import Route
+from control.routing import Route, link_between
 from control.topology import Host, Topology, router_mac, switch_ip
 
 SELECTOR = "FabricIngress.routing.multipath_selector"
+TRIM_METER = "FabricIngress.trimming.data_rate"
 REPORT_SESSION = 100
 REPORT_SRC_PORT = 40000
 PORT_SPACE = 512           # v1model ports are 9 bits
@@ -188,11 +193,24 @@ def _threshold_items(names: P4Names, plan: FabricPlan, switch: str) -> list[Item
             items.append(item(STAGE_TABLE, table_entry=names.table_entry(
                 "FabricIngress.trimming.trim_thresholds", {"egress_port": port},
                 "FabricIngress.trimming.set_trim_threshold", {"depth": trim})))
+            link = link_between(plan.topo, switch, port)
+            if link is not None and link.rate_pps:
+                items.append(item(STAGE_BASE, modify_only=True,
+                                  meter_entry=trim_meter(names, port, link.rate_pps, trim)))
     for cls in pol.trim_classes:
         items.append(item(STAGE_TABLE, table_entry=names.table_entry(
             "FabricIngress.trimming.trim_classes", {"dscp": cls.dscp}, "FabricIngress.trimming.trim_to",
             {"length": cls.length, "trimmed_dscp": cls.trimmed_dscp, "queue": cls.queue})))
     return items
+
+
+def trim_meter(names: P4Names, port: int, rate_pps: float, threshold: int) -> p4runtime_pb2.MeterEntry:
+    """The port's virtual data queue (trimming.p4's data_rate): it drains at the link's
+    rate and holds ``threshold`` packets, so it turns red when the link's real queue
+    (in the tc qdisc after the switch, where the pipeline cannot see it) would hold
+    more than the threshold. Both buckets alike: red or green, never yellow."""
+    rate = max(1, round(rate_pps))
+    return names.meter_config(TRIM_METER, port, rate, threshold, rate, threshold)
 
 
 def _credit_items(names: P4Names, plan: FabricPlan, switch: str) -> list[Item]:
@@ -230,40 +248,23 @@ def _int_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Route
                 "FabricEgress.int_egress.int_source.start_int",
                 {"instructions": pol.instructions, "hop_budget": pol.hop_budget, "domain_id": pol.domain_id},
                 priority=10)))
-    toward = collector_exit(plan, switch, routes)
-    if toward is None:
+    exits = collector_exits(plan, switch, routes)
+    if not exits:
         return items  # the collector is unreachable from here: no reports
-    port, next_mac = toward
+    next_mac = exits[0][1]
     collector = topo.collector
-    assert collector is not None  # collector_exit found the way to it
-    items.append(item(STAGE_BASE, packet_replication_engine_entry=pre_entry(clone_session(REPORT_SESSION, port))))
+    assert collector is not None  # collector_exits found the way to it
+    # A clone session per next hop towards the collector, sinks spreading over them.
+    items += spread_items(names, exits, REPORT_SESSION, host_ports)
     items.append(item(STAGE_BASE, modify_only=True, table_entry=names.default_entry(
         "FabricEgress.int_egress.int_report.report_encap",
         "FabricEgress.int_egress.int_report.set_report_encap",
         {"src_mac": router_mac(sw), "dst_mac": next_mac, "src_ip": switch_ip(sw),
          "collector_ip": collector.ip, "src_port": REPORT_SRC_PORT, "collector_port": pol.report_port,
          "hw_id": sw.node_id & 0x3F, "inner_bytes": pol.inner_bytes})))
-    for port in host_ports:
-        items.append(item(STAGE_TABLE, table_entry=names.table_entry(
-            "FabricEgress.int_egress.int_sink.int_sink_ports", {"egress_port": port},
-            "FabricEgress.int_egress.int_sink.set_int_sink", {"report_session": REPORT_SESSION})))
+    items.append(item(STAGE_BASE, modify_only=True, table_entry=names.default_entry(
+        REPORT_MODE_TABLE, *report_mode_action(pol.report_mode))))
     return items
-
-
-def collector_exit(plan: FabricPlan, switch: str, routes: list[Route]) -> tuple[int, str] | None:
-    """(port, next-hop MAC) a report clone leaves by: the clone skips routing, so on a
-    switch without the collector it goes to the first next hop toward it and the next
-    switch routes it on (the collector is a routed destination)."""
-    collector = plan.topo.collector
-    if collector is None:
-        return None
-    for route in routes:
-        if route.switch == switch and route.host.name == collector.name and route.next_hops:
-            hop = route.next_hops[0]
-            if route.direct:
-                return hop.port, collector.mac
-            return hop.port, router_mac(plan.topo.switch(hop.neighbor))
-    return None
 
 
 def watch_match(port: int, watch: WatchEntry) -> dict[str, str]:

@@ -14,9 +14,13 @@
 #define INT_WATCHLIST_SIZE 256
 #define TRIM_CLASSES_SIZE 64
 #define CREDIT_BANDS_SIZE 256
+// Values of standard_metadata.priority (3 bits): queues a port may have.
+#define PRIORITY_COUNT 8
 
 // INT metadata words a packet may carry (all hops, own hop included).
 // Nine words per hop with instruction bits 0-5 and 7: four hops fit.
 #define INT_STACK_WORDS 36
+// Flow-and-path slots the sink remembers for report suppression.
+#define REPORT_FLOW_SLOTS 4096
 
 #endif

@@ -135,7 +135,7 @@ def test_partitions_and_per_destination_modes(names):
                               if t[0] == "FabricIngress.routing.routes" and t[3]["group"] == h3)
     assert route_partitions == [0, 1]  # tenant-b (2) has no route to h3
     ecn = {t[1]["egress_port"]: t[3]["depth"] for t in tables if t[0] == "FabricEgress.ecn.ecn_thresholds"}
-    assert ecn == {1: 20, 2: 20, 3: 10, 4: 20}
+    assert ecn == {1: 8, 2: 8, 3: 4, 4: 8}
 
 
 def test_int_roles_and_reports_toward_the_collector(names):
@@ -148,7 +148,9 @@ def test_int_roles_and_reports_toward_the_collector(names):
                        if t[0] == "FabricEgress.int_egress.int_source.int_watchlist"}
         sinks = {t[1]["egress_port"]: t[3] for t in tables
                  if t[0] == "FabricEgress.int_egress.int_sink.int_sink_ports"}
-        assert watch_ports == {1} and sinks == {1: {"report_session": REPORT_SESSION}}  # not the collector port
+        # leaf2 reaches the collector over two links: its reports spread over both
+        spread = {"sessions": 2} if node == 2 else {}
+        assert watch_ports == {1} and sinks == {1: {"report_session": REPORT_SESSION, **spread}}  # not the collector port
         assert ("FabricEgress.int_egress.int_node", {}, "FabricEgress.int_egress.set_int_node",
                 {"node_id": node, "int_dscp": 0x17}) in tables
     clones = {}
@@ -157,10 +159,12 @@ def test_int_roles_and_reports_toward_the_collector(names):
         for it in items:
             if it.entity.WhichOneof("entity") == "packet_replication_engine_entry":
                 session = it.entity.packet_replication_engine_entry.clone_session_entry
-                clones[name] = (session.session_id, [r.egress_port for r in session.replicas])
+                clones.setdefault(name, []).append(
+                    (session.session_id, [r.egress_port for r in session.replicas]))
         encaps[name] = next(t[3] for t in decoded(names, items, "table_entry")
                             if t[0] == "FabricEgress.int_egress.int_report.report_encap")
-    assert clones == {"leaf1": (REPORT_SESSION, [4]), "leaf2": (REPORT_SESSION, [2])}
+    assert clones == {"leaf1": [(REPORT_SESSION, [4])],
+                      "leaf2": [(REPORT_SESSION, [2]), (REPORT_SESSION + 1, [3])]}
     assert encaps["leaf1"]["dst_mac"] == mac_int("00:00:00:00:c0:11")
     assert encaps["leaf2"]["dst_mac"] == mac_int(router_mac(fp.topo.switch("leaf1")))
     assert encaps["leaf2"]["collector_ip"] == 0xC0A86402

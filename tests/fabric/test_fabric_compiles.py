@@ -39,6 +39,7 @@ COUNTERS = {
     "FabricIngress.routing.member_packets",
     "FabricIngress.routing.ttl_expired",
     "FabricIngress.trimming.trimmed_packets",
+    "FabricEgress.trim.trimmed_by_queue",
     "FabricIngress.credit_marking.credits_marked",
     "FabricIngress.credit_marking.credits_dropped",
     "FabricEgress.int_egress.int_report.int_reports",
@@ -91,7 +92,8 @@ def test_p4info_names_the_configurable_objects(compiled):
     assert COUNTERS <= {c.preamble.name for c in info.counters}
     assert {"FabricIngress.routing.multipath_selector"} <= {
         p.preamble.name for p in info.action_profiles}
-    assert {"FabricIngress.credit_marking.credit_rate"} <= {m.preamble.name for m in info.meters}
+    assert {"FabricIngress.credit_marking.credit_rate",
+            "FabricIngress.trimming.data_rate"} <= {m.preamble.name for m in info.meters}
     # BMv2's P4Runtime server cannot write parser value sets: INT is recognised by a
     # compile-time DSCP instead, so nothing the fabric needs may be a value set.
     assert not info.value_sets

@@ -27,6 +27,10 @@ POLICY = ROOT / "topologies/two_leaves.policy.toml"
 P4INFO = ROOT / "build/fabric.p4info.txtpb"
 PROBE = ("-m", "control.probe")  # reads P4Runtime state inside the switch namespace
 LINK_PORTS = (2, 3)  # leaf1:2-leaf2:2 and leaf1:3-leaf2:3
+LINK_RATE_PPS = 200
+TRIM_THRESHOLD = 4
+BURST = 16  # the sender's first window: the initial congestion window, sent before any credit
+TRIM_METER = "FabricIngress.trimming.data_rate"
 TRANSFER_BYTES = 64 * 1024
 
 
@@ -54,6 +58,13 @@ def counter(net: FabricNetwork, switch: str, name: str) -> dict[int, int]:
     status, values = probe(net, switch, "counter", name)
     assert status == 0
     return {int(k): v for k, v in values.items()}
+
+
+def meter_config(net: FabricNetwork, switch: str, name: str, index: int) -> tuple[int, ...] | None:
+    """(cir, cburst, pir, pburst) of one meter cell as the switch reports it."""
+    status, values = probe(net, switch, "meter", name, str(index))
+    assert status == 0
+    return None if values is None else tuple(values)
 
 
 def assert_complete(transfer: Transfer, nbytes: int) -> None:
@@ -91,29 +102,43 @@ def test_sprayed_transfer_delivers_every_byte_in_order_over_both_links(tmp_path)
         assert carried[port] >= total // 5, carried
 
 
+def topology_with_link_rate(tmp_path: Path, rate_pps: int) -> Path:
+    """two_leaves with every link shaped to ``rate_pps``, written as JSON."""
+    document = tomllib.loads(TOPOLOGY.read_text())
+    for link in document["links"]:
+        link["rate_pps"] = rate_pps
+    path = tmp_path / "topology.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
 def test_trimmed_packet_is_retransmitted_selectively(tmp_path):
-    # A slow egress queue on leaf1's fabric ports and a low trim threshold: a burst
-    # trims some packets, the receiver NACKs them, the sender resends just those.
-    # The switches' captures say which PSNs were trimmed and which were sent twice.
-    # The slow queue is the switch's own (set_queue_rate), so that trimming sees its
-    # depth: p4sim's control channel only; simple_switch_grpc has no run-time queue
-    # rate, and there the launcher raises LaunchError saying so.
-    policy = policy_with(tmp_path, trim={"threshold": 6})
+    # Slow links between the leaves and a low trim threshold: a burst trims some
+    # packets, the receiver NACKs them, the sender resends just those. The switches'
+    # captures say which PSNs were trimmed and which were sent twice. Only what runs
+    # on simple_switch_grpc too: the launcher shapes the links with tc (the queue
+    # builds in the qdisc, after the switch, where no queue depth shows it) and the
+    # controller gives each fabric port a meter of the link's rate holding the trim
+    # threshold, over P4Runtime; red means the link's queue would exceed the threshold.
+    topology = topology_with_link_rate(tmp_path, LINK_RATE_PPS)
+    policy = policy_with(tmp_path, trim={"threshold": TRIM_THRESHOLD})
     pcaps = tmp_path / "pcap"
     pcaps.mkdir()
-    with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-e2", switch_args=(f"--pcap={pcaps}",)) as net:
+    with FabricNetwork(topology, tag=f"ln{os.getpid()}-e2", switch_args=(f"--pcap={pcaps}",)) as net:
         start_controller(net, policy)
-        for port in LINK_PORTS:
-            net.set_queue_rate("leaf1", port, 300)
-        transfer = run_transfer(net, "h1", "h2", TRANSFER_BYTES, tmp_path, ev_mode="spray")
+        meters = {port: meter_config(net, "leaf1", TRIM_METER, port) for port in LINK_PORTS}
+        transfer = run_transfer(net, "h1", "h2", TRANSFER_BYTES, tmp_path, ev_mode="spray",
+                                sender_args=("--initial-window", str(BURST)))
         trimmed_count = counter(net, "leaf1", "FabricIngress.trimming.trimmed_packets")
+    assert meters == {port: (LINK_RATE_PPS, TRIM_THRESHOLD, LINK_RATE_PPS, TRIM_THRESHOLD)
+                      for port in LINK_PORTS}
     assert_complete(transfer, TRANSFER_BYTES)
     sent = Counter(psn for psn, _ in data_requests(pcaps / "leaf1-1_in.pcap"))
     trimmed = {psn for psn, dscp in data_requests(pcaps / "leaf2-1_out.pcap") if dscp == DSCP_TRIMMED}
     resent = {psn for psn, times in sent.items() if times > 1}
-    # Other recovery the sender reports: SACK-inferred losses (a packet stuck behind a
-    # slow queue while later ones, trimmed onto the priority queue, overtake it) and
-    # timer expiries. Only those may explain a resent PSN that was never trimmed.
+    # Other recovery the sender reports: SACK-inferred losses (reordering across the
+    # two links, or a packet the full qdisc dropped) and timer expiries. Only those may
+    # explain a resent PSN that was never trimmed.
     other_recovery = transfer.sender.get("losses", 0) + transfer.sender.get("timeouts", 0)
     print(f"{len(sent)} PSNs, {sum(trimmed_count.values())} trimmed by leaf1 ({len(trimmed)} PSNs "
           f"reached h2 trimmed), {len(resent)} PSNs resent, {transfer.receiver.get('nacks')} NACKs, "

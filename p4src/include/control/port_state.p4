@@ -6,13 +6,19 @@
 
 #include "../header.p4"
 
-// Queue depth (packets) that the last packet through each egress port met.
+// Depth (packets) of each egress port's data queue: what the last untrimmed
+// packet out of the port left behind it (deq_qdepth). Not enq_qdepth: once a
+// port trims every data packet, no data packet enqueues any more and the last
+// depth seen at enqueue would stay above the threshold for ever. Trimmed
+// packets do not write it, since their queue is not the data queue.
 register<queue_depth_t>(PORT_COUNT) port_queue_depth;
 
-control RecordPortState(in standard_metadata_t std_meta) {
+control RecordPortState(in fabric_metadata_t meta, in standard_metadata_t std_meta) {
     apply {
-        port_queue_depth.write((bit<32>) std_meta.egress_port,
-                               (queue_depth_t) std_meta.enq_qdepth);
+        if (!meta.trim) {
+            port_queue_depth.write((bit<32>) std_meta.egress_port,
+                                   (queue_depth_t) std_meta.deq_qdepth);
+        }
     }
 }
 
