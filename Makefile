@@ -21,7 +21,7 @@ PROGRAMS := $(basename $(notdir $(wildcard p4src/*.p4)))
 P4_DEPS  := $(shell find p4src/include -name '*.p4' 2>/dev/null)
 OUTPUTS  := $(foreach p,$(PROGRAMS),build/$(p).json build/$(p).p4info.txtpb)
 
-.PHONY: all install build test test-unit test-ptf run bench check clean evidence
+.PHONY: all install build test test-unit test-ptf run bench check clean evidence soak
 
 all: build
 
@@ -51,6 +51,10 @@ test-unit: $(STAMP) build
 
 test-ptf: $(STAMP) build
 	@if [ -x ptf_tests/run.sh ]; then ptf_tests/run.sh; else echo "no PTF suite yet"; fi
+
+# `make test` five times in a row beside a two-process CPU burner; stops at the first failure.
+soak: $(STAMP) build
+	MAKE="$(MAKE)" tests/soak.sh
 
 run: $(STAMP) build
 	$(PY) -m control.demo

@@ -34,6 +34,8 @@ def load_document(path: str) -> dict[str, Any]:
         raise ConfigError(path, [(f"line {exc.lineno} col {exc.colno}", exc.msg)]) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(path, [("(syntax)", str(exc))]) from None
+    except RecursionError:
+        raise ConfigError(path, [("(syntax)", "nested too deeply to read")]) from None
     if not isinstance(doc, dict):
         raise ConfigError(path, [("(top level)", "must be a table/object")])
     return doc

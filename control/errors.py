@@ -18,6 +18,27 @@ class ConfigError(Exception):
         return "\n".join(f"{self.path}: {field}: {reason}" for field, reason in self.problems)
 
 
+class ConfigErrors(ConfigError):
+    """Problems in several inputs at once (topology, policy, environment), so one
+    refusal lists them all; each line still names its own file."""
+
+    def __init__(self, errors: list[ConfigError]):
+        self.errors = list(errors)
+        problems = [problem for error in self.errors for problem in error.problems]
+        super().__init__(", ".join(error.path for error in self.errors), problems)
+
+    def render(self) -> str:
+        return "\n".join(error.render() for error in self.errors)
+
+
+def raise_all(errors: list[ConfigError]) -> None:
+    """Raise the one error, or all of them together; nothing if the list is empty."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise ConfigErrors(errors)
+
+
 class ProblemList:
     """Collects (field, reason) pairs while a file is checked, then raises them at once."""
 

@@ -23,6 +23,7 @@ from control.controller.int_dscp import IntDscpError, check_int_dscp
 from control.controller.link_watch import OperstateWatcher, read_operstate
 from control.controller.weights import WeightPolicy
 from control.errors import ConfigError
+from control.launch_check import file_problems
 from control.controller.tables import show_counters, show_groups, show_int, show_routes
 from control.policy import Policy, empty_policy, load_policy
 from control.topology import Topology, load_topology
@@ -73,15 +74,17 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:
-    for path in (args.p4info, args.json):
-        if not Path(path).is_file():
-            print(f"fabricctl: {path}: no such file (run `make build`)", file=sys.stderr)
-            return 2
+    # Worded as python -m control.launch words them (it makes the same checks first).
+    problems = [file_problems(path, "run `make build`") for path in (args.p4info, args.json)]
+    missing = [problem.render() for problem in problems if problem is not None]
+    if missing:
+        print("\n".join(missing), file=sys.stderr)
+        return 2
     if policy.int.enabled:
         try:
             check_int_dscp(Path(args.json).read_bytes(), policy.int.dscp, where=args.json)
         except IntDscpError as exc:
-            print(f"fabricctl: {args.policy}: int.dscp: {exc}", file=sys.stderr)
+            print(ConfigError(args.policy, [("int.dscp", str(exc))]).render(), file=sys.stderr)
             return 2
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -10,14 +10,21 @@ Layout (one FabricNetwork):
   with a single interface ``eth0`` (the far end of the attachment port's veth) carrying
   the endpoint's MAC and its IP as a /32, a permanent neighbour entry for the gateway
   10.255.255.254 with the attached switch's router MAC, and a default route via that
-  gateway (onlink). The fabric routes on /32s, so hosts need no subnet.
+  gateway (onlink). The fabric routes on /32s, so hosts need no subnet. ``eth0`` has
+  checksum offload off (control/offload.py) and MTU HOST_MTU, so ordinary TCP and UDP
+  cross the software switch whole.
+
+Every input (topology, policy, build outputs, tag, switch program, the machine) is
+checked before the first namespace exists (control/launch_check.py, plan_launch); a
+mistake is a ConfigError naming file, field and reason, printed like fabricctl's.
 
 Switches run the Makefile's $SWITCH (p4sim-switch, or simple_switch_grpc with
 TARGET=bmv2) with flags simple_switch_grpc's --help lists; only p4sim-switch also gets
 --thrift-port (its control channel), since simple_switch_grpc serves no Thrift and,
 built without it, refuses the flag. A link's ``rate_pps`` is enforced on both targets
 by tc on the link's veths (control/link_shaping.py). set_queue_rate/set_queue_depth
-change the switch's own egress queue (what enq_qdepth sees: ECN, trimming, INT), which
+change the switch's own egress queue (what the switch's queue metadata shows: ECN,
+trimming's depth signal, INT; trimming on shaped links uses the per-port meter), which
 only p4sim's control channel can do at run time; on simple_switch_grpc they raise
 LaunchError. Everything started here is stopped and every namespace deleted on exit,
 also on failure.
@@ -42,19 +49,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from control.errors import ConfigError, raise_all
+from control.launch_check import (ENVIRONMENT, MAX_IFNAME, environment_problems, file_problems,
+                                  port_interface, tag_problems, topology_problems)
 from control.layers import REPORT_UDP_PORT as REPORT_PORT
 from control.link_shaping import ShapingError, shape
+from control.offload import OffloadError, disable_checksum_offload
+from control.policy import Policy, load_policy
 from control.routing import link_between
-from control.topology import Host, Link, Switch, Topology, load_topology, router_mac
+from control.topology import Host, Link, Switch, Topology, grpc_port, load_topology, router_mac
 from p4sim.netns import Netns, NetnsError, ip
 
 ROOT = Path(__file__).resolve().parents[1]
 GATEWAY_IP = "10.255.255.254"
 FIRST_THRIFT_PORT = 9090
-LINK_MTU = 9500
+# MTUs both targets carry. Hosts send at most HOST_MTU; switch-side interfaces allow
+# LINK_MTU, room for what the fabric adds on the way (VLAN tag, an INT stack of 4 hops
+# is 160 bytes). Neither switch truncates: BMv2 reads each frame whole through libpcap
+# (snapshot length 262144; a shorter capture is dropped) and p4sim sizes its receive
+# buffers from the interface MTU (packet_io.frame_capacity), so any veth MTU works.
+HOST_MTU = 9000
+LINK_MTU = 9216
 BMV2_GRPC = "simple_switch_grpc"
 PRIORITY_QUEUES = 8
-MAX_IFNAME = 15  # IFNAMSIZ - 1
 READY_TIMEOUT = 60.0
 
 
@@ -95,7 +112,7 @@ def default_cli_binary(switch_binary: str) -> list[str] | None:
 
 def interface_name(switch: str, port: int) -> str:
     """The switch-side interface of ``switch``'s ``port``."""
-    name = f"{switch}-{port}"
+    name = port_interface(switch, port)
     if len(name) > MAX_IFNAME:
         raise LaunchError(f"interface name {name!r} for {switch} port {port} is longer than "
                           f"{MAX_IFNAME} characters; use a shorter switch name in the topology")
@@ -219,17 +236,18 @@ class FabricNetwork:
     two test runs) never collide.
     """
 
-    def __init__(self, topology: str | Topology, *, tag: str | None = None,
+    def __init__(self, topology: str | Path | Topology, *, tag: str | None = None,
                  switch_binary: str | None = None, log_dir: str | Path | None = None,
                  switch_args: tuple[str, ...] = (), ready_timeout: float = READY_TIMEOUT) -> None:
         if isinstance(topology, Topology):
             self.topology, self.topology_path = topology, None
         else:
             self.topology, self.topology_path = load_topology(str(topology)), Path(topology).resolve()
-        for switch in self.topology.switches:  # refuse a bad name before touching anything
-            for port in self.topology.all_ports(switch.name):
-                interface_name(switch.name, port)
         self.tag = tag or f"ln{os.getpid()}"
+        # Refuse what cannot be built before touching anything (ConfigError, located).
+        raise_all([error for error in (
+            _error(str(self.topology_path or "(topology)"), topology_problems(self.topology)),
+            _error(ENVIRONMENT, tag_problems(self.tag))) if error])
         self.switch_binary = switch_binary or default_switch_binary()
         self.cli = default_cli_binary(self.switch_binary)
         self._own_log_dir = log_dir is None
@@ -243,10 +261,24 @@ class FabricNetwork:
         self._namespaces: dict[str, Netns] = {}
         self._switches: dict[str, ManagedProcess] = {}
         self._processes: list[ManagedProcess] = []
-        self._thrift_ports = {s.name: FIRST_THRIFT_PORT + i for i, s in enumerate(self.topology.switches)}
+        self._thrift_ports = _thrift_ports(self.topology)
 
     # -- lifecycle ---------------------------------------------------------------------
+    def planned_namespaces(self) -> list[str]:
+        """Every namespace _build() creates."""
+        return [self.switch_ns] + [self.namespace_of(e.name) for e in self.all_endpoints()]
+
+    def machine_problems(self) -> ConfigError | None:
+        """What this machine lacks for the launch (root, tools, the switch program, free
+        namespace names), found without changing anything."""
+        tools = ("ip", "tc") if any(link.rate_pps for link in self.topology.links) else ("ip",)
+        return _error(ENVIRONMENT, environment_problems(self.switch_binary, self.planned_namespaces(),
+                                                        tools))
+
     def __enter__(self) -> "FabricNetwork":
+        problem = self.machine_problems()
+        if problem is not None:  # refused before the first namespace exists
+            raise problem
         try:
             self._build()
         except BaseException:
@@ -292,7 +324,7 @@ class FabricNetwork:
         a = interface_name(link.a_switch, link.a_port)
         b = interface_name(link.b_switch, link.b_port)
         ip("-n", self.switch_ns, "link", "add", a, "type", "veth", "peer", "name", b)
-        for end in (a, b):
+        for end in (a, b):  # switches send complete frames: no offload to turn off here
             ip("-n", self.switch_ns, "link", "set", end, "mtu", str(LINK_MTU), "up")
         if link.rate_pps:
             self.set_link_rate(link.a_switch, link.a_port, link.rate_pps)
@@ -304,9 +336,14 @@ class FabricNetwork:
         outer = interface_name(endpoint.switch, endpoint.port)
         ip("-n", self.switch_ns, "link", "add", outer, "type", "veth", "peer", "name", "eth0",
            "netns", ns)
-        ip("-n", self.switch_ns, "link", "set", outer, "mtu", "9500", "up")
+        ip("-n", self.switch_ns, "link", "set", outer, "mtu", str(LINK_MTU), "up")
+        try:  # the host's kernel must checksum what it sends: the switch forwards it as read
+            self._namespaces[ns].run_inside(lambda: disable_checksum_offload("eth0"))
+        except OffloadError as exc:
+            raise LaunchError(f"{endpoint.name}: turning checksum offload off on eth0 in {ns}: "
+                              f"{exc}") from None
         gateway_mac = router_mac(self.topology.switch(endpoint.switch))
-        for args in (("link", "set", "eth0", "address", endpoint.mac, "mtu", "9500", "up"),
+        for args in (("link", "set", "eth0", "address", endpoint.mac, "mtu", str(HOST_MTU), "up"),
                      ("addr", "add", f"{endpoint.ip}/32", "dev", "eth0"),
                      ("neigh", "replace", GATEWAY_IP, "lladdr", gateway_mac, "dev", "eth0",
                       "nud", "permanent"),
@@ -457,6 +494,11 @@ class FabricNetwork:
         """function() on a thread inside the switch namespace (e.g. a P4Runtime read)."""
         return self._namespaces[self.switch_ns].run_inside(function)
 
+    def in_endpoint_namespace(self, endpoint: str, function: Any) -> Any:
+        """function() on a thread inside a host's (or the collector's) namespace; sockets
+        it opens stay in there (e.g. a test's own TCP or UDP endpoint)."""
+        return self._namespaces[self.namespace_of(endpoint)].run_inside(function)
+
     def namespaces(self) -> list[str]:
         return list(self._namespaces)
 
@@ -583,6 +625,24 @@ def _wait_for_file(path: Path, process: ManagedProcess, timeout: float) -> None:
         time.sleep(0.05)  # polling a condition, with a deadline
 
 
+def _error(path: str, problems: list[tuple[str, str]]) -> ConfigError | None:
+    return ConfigError(path, problems) if problems else None
+
+
+def _thrift_ports(topology: Topology) -> dict[str, int]:
+    """A control-channel port per switch from FIRST_THRIFT_PORT on, skipping every
+    gRPC port: all of them listen in the one switch namespace."""
+    taken = {grpc_port(s) for s in topology.switches}
+    ports: dict[str, int] = {}
+    candidate = FIRST_THRIFT_PORT
+    for switch in topology.switches:
+        while candidate in taken:
+            candidate += 1
+        ports[switch.name] = candidate
+        taken.add(candidate)
+    return ports
+
+
 def _topology_file(net: FabricNetwork) -> Path:
     if net.topology_path is None:
         raise LaunchError("the controller needs the topology file: build the FabricNetwork from a path")
@@ -600,6 +660,54 @@ def _collector_endpoint(topology: Topology) -> Endpoint | None:
     return Endpoint(collector.name, collector.ip, collector.mac, collector.switch, collector.port)
 
 
+def plan_launch(topology: str | Path, *, policy: str | Path | None = None,
+                collector_db: str | Path | None = None, tag: str | None = None,
+                switch_binary: str | None = None) -> FabricNetwork:
+    """A FabricNetwork, not yet entered, once every input the launch will use has been
+    checked (topology, policy, build outputs, collector database, the machine); else a
+    ConfigError naming every problem's file, field and reason. Changes nothing."""
+    net = FabricNetwork(topology, tag=tag, switch_binary=switch_binary)  # topology checks
+    try:
+        errors = _policy_problems(net, str(policy)) if policy is not None else []
+        if collector_db is not None:
+            db_dir = Path(collector_db).resolve().parent
+            if net.collector is None:
+                errors.append(ConfigError(str(net.topology_path or "(topology)"), [
+                    ("collector", "missing: --collector-db needs a [collector] to run")]))
+            if not db_dir.is_dir():
+                errors.append(ConfigError(str(collector_db), [
+                    ("(file)", f"directory {db_dir} does not exist")]))
+        machine = net.machine_problems()  # last: the input files' problems come first
+        raise_all(errors + ([machine] if machine else []))
+    except BaseException:
+        net.close()
+        raise
+    return net
+
+
+def _policy_problems(net: FabricNetwork, policy: str) -> list[ConfigError]:
+    """What fabricctl would refuse, found before the switches start (in its order): the
+    policy file against the topology, the build outputs, INT's DSCP against the program."""
+    errors: list[ConfigError] = []
+    try:
+        loaded: Policy | None = load_policy(policy, net.topology)
+    except ConfigError as exc:
+        errors.append(exc)
+        loaded = None
+    device_json = ROOT / "build/fabric.json"
+    missing = [error for error in (file_problems(ROOT / "build/fabric.p4info.txtpb", "run `make build`"),
+                                   file_problems(device_json, "run `make build`")) if error]
+    errors += missing
+    if loaded is not None and loaded.int.enabled and not missing:
+        # Here, not at the top: the package would load the whole controller (gRPC).
+        from control.controller.int_dscp import IntDscpError, check_int_dscp
+        try:
+            check_int_dscp(device_json.read_bytes(), loaded.int.dscp, where=str(device_json))
+        except IntDscpError as exc:
+            errors.append(ConfigError(policy, [("int.dscp", str(exc))]))
+    return errors
+
+
 def main(argv: list[str] | None = None) -> int:
     """`python -m control.launch TOPOLOGY [--policy P] [--collector-db F]`: bring a fabric
     up (and program it), print where everything is, keep it until Ctrl-C."""
@@ -612,27 +720,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--collector-db", help="run the collector, storing reports in this SQLite file")
     parser.add_argument("--tag", help="namespace name prefix (default ln<pid>)")
     args = parser.parse_args(argv)
-    if os.geteuid() != 0:
-        print("python -m control.launch needs root (network namespaces, veth pairs)", file=sys.stderr)
-        return 1
+    try:  # every input checked before anything is created; the same message as fabricctl
+        planned = plan_launch(args.topology, policy=args.policy, collector_db=args.collector_db,
+                              tag=args.tag)
+    except ConfigError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 2
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    with FabricNetwork(args.topology, tag=args.tag) as net:
-        if args.collector_db:
-            start_collector(net, args.collector_db)
-        if args.policy:
-            start_controller(net, args.policy)
-        print(f"switches in namespace {net.switch_ns}: "
-              + ", ".join(f"{s.name} ({s.grpc})" for s in net.topology.switches))
-        for endpoint in net.all_endpoints():
-            print(f"{endpoint.name} {endpoint.ip} in namespace {net.namespace_of(endpoint.name)}")
-        print(f"logs in {net.log_dir}; Ctrl-C to tear everything down", flush=True)
-        stop.wait()
+    try:
+        with planned as net:
+            if args.collector_db:
+                start_collector(net, args.collector_db)
+            if args.policy:
+                start_controller(net, args.policy)
+            print(f"switches in namespace {net.switch_ns}: "
+                  + ", ".join(f"{s.name} ({s.grpc})" for s in net.topology.switches))
+            for endpoint in net.all_endpoints():
+                print(f"{endpoint.name} {endpoint.ip} in namespace {net.namespace_of(endpoint.name)}")
+            print(f"logs in {net.log_dir}; Ctrl-C to tear everything down", flush=True)
+            stop.wait()
+    except ConfigError as exc:  # the machine changed since the check (e.g. a namespace appeared)
+        print(exc.render(), file=sys.stderr)
+        return 2
+    except (LaunchError, NetnsError) as exc:
+        print(f"python -m control.launch: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
-__all__ = ["FabricNetwork", "Endpoint", "LaunchError", "ManagedProcess", "GATEWAY_IP",
+__all__ = ["FabricNetwork", "Endpoint", "LaunchError", "ManagedProcess", "GATEWAY_IP", "plan_launch",
            "interface_name", "default_switch_binary", "NetnsError", "Transfer",
            "start_controller", "start_collector", "start_transfer", "run_transfer", "RunningTransfer"]
 

@@ -9,8 +9,10 @@ runs: a token bucket on the sending interface in which every frame costs the sam
 
 What it is not: the queue builds in the interface's qdisc, after the switch, so the
 switch's own queue depth (enq_qdepth/deq_qdepth, which ECN, trimming and INT report)
-stays near zero. Modelling in-switch congestion needs the switch's queue rate (p4sim's
-control channel; BMv2's simple_switch over Thrift, not simple_switch_grpc).
+stays near zero. Trimming still works there: the controller gives each shaped port a
+meter of the link's rate (trimming.p4's data_rate). Modelling in-switch congestion
+needs the switch's queue rate (p4sim's control channel; BMv2's simple_switch over
+Thrift, not simple_switch_grpc).
 """
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ file is refused with every problem's field and reason. Format (TOML, or JSON)::
     collector = "collector"          # the topology's [collector].name
     report_port = 32766
     inner_bytes = 64
+    report_mode = "changes"          # changes (first packet, hop set or bucket change) | every_packet
     [[int.watchlist]]                # any omitted field is a wildcard
     src = "10.0.1.0/24"
     dst = "10.0.2.1/32"
@@ -93,6 +94,7 @@ class IntPolicy:
     report_port: int = REPORT_UDP_PORT
     inner_bytes: int = 64
     watchlist: tuple[WatchEntry, ...] = ()
+    report_mode: str = "changes"  # control.controller.int_report_mode.REPORT_MODES
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,7 @@ class _Context:
             if host.name == text:
                 return host.switch, host.port
         sw, sep, port = text.rpartition(":")
-        if not sep or not port.isdigit() or int(port) > MAX_PORT:
+        if not sep or not (port.isascii() and port.isdigit()) or int(port) > MAX_PORT:
             self.problems.add(where, f"{text!r} is neither a host of the topology nor SWITCH:PORT")
             return None
         if sw not in self.topo.by_name:
@@ -269,6 +271,8 @@ def _read_int(r: Reader, ctx: _Context) -> IntPolicy:
     collector = r.string("collector", required=False)
     report_port = r.integer("report_port", 1, 65535, required=False, default=REPORT_UDP_PORT)
     inner_bytes = r.integer("inner_bytes", 0, 128, required=False, default=64)
+    report_mode = r.choice("report_mode", ("changes", "every_packet"), required=False,
+                           default="changes")
     watch = []
     for i, t in enumerate(r.table_list("watchlist", required=False)):
         w = Reader(t, f"int.watchlist[{i}]", ctx.problems)
@@ -290,7 +294,7 @@ def _read_int(r: Reader, ctx: _Context) -> IntPolicy:
     return IntPolicy(enabled, instructions or 0, hop_budget or 4, domain_id or 0,
                      DSCP_INT if dscp is None else dscp, collector,
                      report_port or REPORT_UDP_PORT, 64 if inner_bytes is None else inner_bytes,
-                     tuple(watch))
+                     tuple(watch), report_mode or "changes")
 
 
 def _boolean(r: Reader, name: str, default: bool) -> bool:

@@ -3,17 +3,17 @@
 Format (TOML, or the same structure in JSON)::
 
     [[switches]]
-    name = "leaf1"           # unique
+    name = "leaf1"           # unique; letters, digits, _ . - (names become interface names)
     device_id = 0            # unique P4Runtime device id
-    grpc = "127.0.0.1:9559"  # P4Runtime address
+    grpc = "127.0.0.1:9559"  # P4Runtime address, HOST:PORT
     role = "leaf"            # leaf | spine
     node_id = 1              # INT node id, unique
-    cpu_port = 255           # optional
+    cpu_port = 255           # optional; no host or link may use this port
 
     [[hosts]]
     name = "h1"
-    ip = "10.0.1.1"
-    mac = "00:00:0a:00:01:01"
+    ip = "10.0.1.1"          # unicast, not the gateway
+    mac = "00:00:0a:00:01:01"  # unicast
     switch = "leaf1"
     port = 1
 
@@ -34,6 +34,8 @@ gateway ``GATEWAY_IP`` (a static ARP entry and an onlink default route).
 """
 from __future__ import annotations
 
+import ipaddress
+import re
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -42,6 +44,10 @@ from control.errors import ProblemList
 
 MAX_PORT = 510  # 511 is v1model's drop port
 GATEWAY_IP = "10.255.255.254"  # every host's default gateway; ARP-resolved to its switch's router MAC
+# Names become interface, namespace and log-file names: no '/', ':' or white space.
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+NAME_RULE = "letters, digits, '_', '.', '-' (starting with a letter or digit, at most 64)"
+_GRPC_HOST = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)$")
 
 
 @dataclass(frozen=True)
@@ -146,8 +152,11 @@ def load_topology(path: str) -> Topology:
     """Read and validate a topology file; raises ConfigError listing every problem."""
     problems = ProblemList(path)
     top = Reader(load_document(path), "", problems)
-    switches = [_read_switch(Reader(t, f"switches[{i}]", problems))
-                for i, t in enumerate(top.table_list("switches"))]
+    switch_tables = top.table_list("switches")
+    switches = [_read_switch(Reader(t, f"switches[{i}]", problems)) for i, t in enumerate(switch_tables)]
+    # Names a reference may use: those of switches refused for another field count, so
+    # one mistake is reported once, not again at every host and link of that switch.
+    declared = {t["name"] for t in switch_tables if isinstance(t, dict) and isinstance(t.get("name"), str)}
     hosts = [_read_host(Reader(t, f"hosts[{i}]", problems))
              for i, t in enumerate(top.table_list("hosts", required=False))]
     links = [_read_link(Reader(t, f"links[{i}]", problems), i, problems)
@@ -157,10 +166,14 @@ def load_topology(path: str) -> Topology:
                  if raw_collector is not None else None)
     top.reject_unknown()
     good_switches = [s for s in switches if s is not None]
+    if not switches and "switches" in top.table:
+        problems.add("switches", "at least one switch is needed")
     _check_unique(problems, "switches", switches, ("name", "device_id", "node_id", "grpc"))
     _check_unique(problems, "hosts", hosts, ("name", "ip", "mac"))
-    names = {s.name for s in good_switches}
-    used_ports: dict[tuple[str, int], str] = {}
+    names = {s.name for s in good_switches} | declared
+    # A switch's CPU port is not an interface: nothing may be plugged into it.
+    used_ports: dict[tuple[str, int], str] = {
+        (s.name, s.cpu_port): f"switches[{i}].cpu_port" for i, s in enumerate(switches) if s is not None}
     for i, host in enumerate(hosts):
         if host is None:
             continue
@@ -181,23 +194,21 @@ def load_topology(path: str) -> Topology:
             problems.add("collector.switch", f"no switch named {collector.switch!r}")
         _claim_port(problems, used_ports, (collector.switch, collector.port), "collector")
         for i, host in enumerate(hosts):
-            if host is not None and (host.ip == collector.ip or host.name == collector.name):
-                problems.add("collector", f"name or ip clashes with hosts[{i}]")
+            if host is not None and (host.ip == collector.ip or host.name == collector.name
+                                     or host.mac == collector.mac):
+                problems.add("collector", f"name, ip or mac clashes with hosts[{i}]")
     problems.raise_if_any()
     return Topology(tuple(good_switches), tuple(h for h in hosts if h), tuple(l for l in links if l),
                     collector, by_name={s.name: s for s in good_switches})
 
 
 def _read_switch(r: Reader) -> Switch | None:
-    name = r.string("name")
+    name = _name(r, r.string("name"))
     device_id = r.integer("device_id", 0, 2**64 - 1)
-    grpc = r.string("grpc")
+    grpc = _grpc_address(r, r.string("grpc"))
     role = r.choice("role", ("leaf", "spine"))
     node_id = r.integer("node_id", 0, 2**32 - 1)
     cpu_port = r.integer("cpu_port", 1, MAX_PORT, required=False, default=255)
-    if grpc is not None and ":" not in grpc:
-        r.problems.add(f"{r.where}.grpc", f"{grpc!r} must be HOST:PORT")
-        grpc = None
     r.reject_unknown()
     if (name is None or device_id is None or grpc is None or role is None
             or node_id is None or cpu_port is None):
@@ -209,25 +220,85 @@ def _read_switch(r: Reader) -> Switch | None:
 _Endpoint = TypeVar("_Endpoint", Host, Collector)
 
 
+def _name(r: Reader, name: str | None) -> str | None:
+    if name is not None and not NAME.match(name):
+        r.problems.add(f"{r.where}.name", f"{name!r} is not a valid name: use {NAME_RULE}")
+        return None
+    return name
+
+
+def _grpc_address(r: Reader, text: str | None) -> str | None:
+    """HOST:PORT with a TCP port, as both the switch (--grpc-server-addr) and the
+    controller parse it."""
+    if text is None:
+        return None
+    host, sep, port = text.rpartition(":")
+    if not sep or not _GRPC_HOST.match(host) or not port.isascii() or not port.isdigit() \
+            or not 1 <= int(port) <= 65535:
+        r.problems.add(f"{r.where}.grpc", f"{text!r} must be HOST:PORT with a HOST name or "
+                       f"address and PORT in [1, 65535]")
+        return None
+    return text
+
+
+def grpc_port(switch: Switch) -> int:
+    """The TCP port of a (validated) switch's P4Runtime address."""
+    return int(switch.grpc.rpartition(":")[2])
+
+
+def grpc_host(switch: Switch) -> str:
+    """The host part of a (validated) switch's P4Runtime address, without brackets."""
+    return switch.grpc.rpartition(":")[0].strip("[]")
+
+
 def _read_host(r: Reader) -> Host | None:
-    return _read_endpoint(r, Host, r.string("name"))
+    return _read_endpoint(r, Host, _name(r, r.string("name")))
 
 
 def _read_collector(r: Reader) -> Collector | None:
-    return _read_endpoint(r, Collector, r.string("name", required=False, default="collector"))
+    return _read_endpoint(r, Collector,
+                          _name(r, r.string("name", required=False, default="collector")))
 
 
 def _read_endpoint(r: Reader, cls: type[_Endpoint], name: str | None) -> _Endpoint | None:
     """The fields hosts and the collector share (address and attachment), after the
     name, which only a host must give."""
-    ip = r.ipv4("ip")
-    mac = r.mac("mac")
+    ip = _unicast_ip(r, r.ipv4("ip"))
+    mac = _unicast_mac(r, r.mac("mac"))
     switch = r.string("switch")
     port = r.integer("port", 0, MAX_PORT)
     r.reject_unknown()
     if name is None or ip is None or mac is None or switch is None or port is None:
         return None
     return cls(name, ip, mac, switch, port)
+
+
+def _unicast_ip(r: Reader, ip: str | None) -> str | None:
+    """An address a host can own: not the shared gateway, loopback, multicast or
+    reserved (the kernel or the fabric would treat it specially)."""
+    if ip is None:
+        return None
+    address = ipaddress.IPv4Address(ip)
+    reason = None
+    if ip == GATEWAY_IP:
+        reason = "is every host's gateway address"
+    elif address.is_unspecified or address.is_loopback or address.is_multicast \
+            or address.is_reserved or address.is_link_local or int(address) >> 24 == 0:
+        reason = "is not a unicast host address"
+    if reason:
+        r.problems.add(f"{r.where}.ip", f"{ip} {reason}")
+        return None
+    return ip
+
+
+def _unicast_mac(r: Reader, mac: str | None) -> str | None:
+    """Linux refuses a multicast or all-zero address on an interface."""
+    if mac is None:
+        return None
+    if int(mac[:2], 16) & 1 or mac == "00:00:00:00:00:00":
+        r.problems.add(f"{r.where}.mac", f"{mac} is not a unicast MAC address")
+        return None
+    return mac
 
 
 def _read_link(r: Reader, index: int, problems: ProblemList) -> Link | None:
@@ -238,7 +309,7 @@ def _read_link(r: Reader, index: int, problems: ProblemList) -> Link | None:
             ends.append(None)
             continue
         sw, sep, port_text = text.rpartition(":")
-        if not sep or not sw or not port_text.isdigit() or int(port_text) > MAX_PORT:
+        if not sep or not sw or not (port_text.isascii() and port_text.isdigit()) or int(port_text) > MAX_PORT:
             problems.add(f"links[{index}].{side}", f"{text!r} must be SWITCH:PORT with PORT in [0, {MAX_PORT}]")
             ends.append(None)
         else:

@@ -124,3 +124,59 @@ def test_syntax_error_is_located(tmp_path):
     path = write(tmp_path, "[[switches]\nname=1\n")
     with pytest.raises(ConfigError, match="line 1"):
         load_topology(path)
+
+
+TWO_LEAVES = ROOT / "topologies" / "two_leaves.toml"
+
+
+def _two_leaves_with(tmp_path, old: str, new: str) -> str:
+    text = TWO_LEAVES.read_text()
+    assert old in text
+    return write(tmp_path, text.replace(old, new, 1), name="two_leaves.toml")
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:notaport", "127.0.0.1:0", "127.0.0.1:65536",
+                                     ":9559", "127.0.0.1:", "host name:1", "127.0.0.1:٣"])
+def test_a_grpc_address_without_a_tcp_port_is_refused(tmp_path, address):
+    path = _two_leaves_with(tmp_path, "127.0.0.1:9560", address)
+    with pytest.raises(ConfigError) as info:
+        load_topology(path)
+    assert info.value.problems == [("switches[1].grpc", f"{address!r} must be HOST:PORT with a HOST "
+                                    f"name or address and PORT in [1, 65535]")]
+
+
+def test_nothing_may_be_plugged_into_the_cpu_port(tmp_path):
+    path = _two_leaves_with(tmp_path, 'switch = "leaf1"\nport = 1', 'switch = "leaf1"\nport = 255')
+    with pytest.raises(ConfigError, match=r"hosts\[0\]: port 255 of leaf1 is already used by "
+                                          r"switches\[0\]\.cpu_port"):
+        load_topology(path)
+    path = _two_leaves_with(tmp_path, 'a = "leaf1:2"', 'a = "leaf1:7"')
+    text = Path(path).read_text().replace('node_id = 1\n', 'node_id = 1\ncpu_port = 7\n', 1)
+    with pytest.raises(ConfigError, match=r"links\[0\]\.a: port 7 of leaf1 is already used by "
+                                          r"switches\[0\]\.cpu_port"):
+        load_topology(write(tmp_path, text, name="cpu7.toml"))
+
+
+@pytest.mark.parametrize("old, new, field, reason", [
+    ('ip = "10.0.1.1"', 'ip = "10.255.255.254"', "hosts[0].ip", "is every host's gateway address"),
+    ('ip = "10.0.1.1"', 'ip = "224.0.0.1"', "hosts[0].ip", "is not a unicast host address"),
+    ('ip = "10.0.1.1"', 'ip = "127.0.0.2"', "hosts[0].ip", "is not a unicast host address"),
+    ('mac = "00:00:0a:00:01:01"', 'mac = "01:00:5e:00:00:01"', "hosts[0].mac", "is not a unicast MAC"),
+    ('name = "h1"', 'name = "h/1"', "hosts[0].name", "is not a valid name"),
+    ('name = "leaf1"', 'name = "leaf 1"', "switches[0].name", "is not a valid name"),
+    ('mac = "00:00:00:00:c0:11"', 'mac = "00:00:0a:00:01:01"', "collector", "clashes with hosts[0]"),
+])
+def test_addresses_and_names_the_system_would_refuse_are_refused(tmp_path, old, new, field, reason):
+    with pytest.raises(ConfigError) as info:
+        load_topology(_two_leaves_with(tmp_path, old, new))
+    assert info.value.problems[0][0] == field, info.value.render()
+    assert reason in info.value.render()
+
+
+@pytest.mark.parametrize("name, text", [("deep.json", "[" * 100000 + "]" * 100000),
+                                        ("deep.toml", "a = " + "[" * 100000 + "]" * 100000)])
+def test_a_file_nested_too_deeply_is_refused_not_a_crash(tmp_path, name, text):
+    path = write(tmp_path, text, name=name)
+    with pytest.raises(ConfigError) as info:
+        load_topology(path)
+    assert info.value.problems == [("(syntax)", "nested too deeply to read")]

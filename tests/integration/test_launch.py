@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from control.launch import GATEWAY_IP, FabricNetwork, LaunchError, interface_name
+from control.launch import GATEWAY_IP, LINK_MTU, FabricNetwork, LaunchError, interface_name
 from control.topology import load_topology, router_mac
 
 pytestmark = pytest.mark.netns
@@ -115,7 +115,7 @@ def test_link_rates_are_shaped_on_the_veths_for_any_switch():
         for end in ("leaf1-2", "leaf2-2"):
             (qdisc,) = _ip_json_tc("-n", net.switch_ns, "qdisc", "show", "dev", end)
             assert qdisc["kind"] == "tbf", qdisc
-            assert qdisc["options"]["rate"] * 8 == pytest.approx(rate * 9518 * 8, rel=0.01)
+            assert qdisc["options"]["rate"] * 8 == pytest.approx(rate * (LINK_MTU + 18) * 8, rel=0.01)
         net.set_link_rate("leaf1", 2, 1000)
         ethertype = 0x88B5  # local experimental: nothing else sends it
         receiver = net.in_switch_namespace(lambda: _raw_socket("leaf2-2", ethertype))
