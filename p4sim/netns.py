@@ -90,20 +90,7 @@ class Netns:
     # -- running code inside -----------------------------------------------------------
     def run_inside(self, fn: Callable[[], T]) -> T:
         """fn() on a thread that joined the namespace; its sockets stay in there."""
-        result: dict[str, Any] = {}
-
-        def target() -> None:
-            try:
-                _setns(f"/var/run/netns/{self.name}")
-                result["value"] = fn()
-            except BaseException as exc:  # handed to the caller below
-                result["error"] = exc
-        thread = threading.Thread(target=target)
-        thread.start()
-        thread.join()
-        if "error" in result:
-            raise result["error"]
-        return result["value"]
+        return run_in_namespace(f"/var/run/netns/{self.name}", fn)
 
     def host_socket(self, port: int) -> socket.socket:
         """Raw socket on the host end hN of port N (what a host on that port sees)."""
@@ -282,10 +269,13 @@ def receive(sock: socket.socket, count: int, timeout: float) -> list[bytes]:
 def enter_namespace(name: str) -> None:
     """Move the calling thread into namespace ``name``; threads and processes it starts
     afterwards are born there (gRPC's own threads included)."""
-    _setns(f"/var/run/netns/{name}")
+    enter_namespace_file(f"/var/run/netns/{name}")
 
 
-def _setns(path: str) -> None:
+def enter_namespace_file(path: str) -> None:
+    """Move the calling thread into the network namespace behind ``path`` (a
+    /var/run/netns entry, or /proc/PID/ns/net for namespaces that have no name, as
+    Mininet's hosts)."""
     libc = ctypes.CDLL(None, use_errno=True)
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -294,3 +284,22 @@ def _setns(path: str) -> None:
             raise NetnsError(f"setns({path}): {os.strerror(errno)}")
     finally:
         os.close(fd)
+
+
+def run_in_namespace(path: str, fn: Callable[[], T]) -> T:
+    """fn() on a thread that joined the namespace behind ``path``: namespaces are per
+    thread, so the caller never moves."""
+    result: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            enter_namespace_file(path)
+            result["value"] = fn()
+        except BaseException as exc:  # handed to the caller below
+            result["error"] = exc
+    thread = threading.Thread(target=target, name=f"netns:{path}")
+    thread.start()
+    thread.join()
+    if "error" in result:
+        raise result["error"]
+    return result["value"]

@@ -18,6 +18,7 @@ import threading
 from typing import Any, Callable
 
 from p4sim.switch import table_commands
+from p4sim.switch.control_runtime import runtime_handlers
 from p4sim.switch.pre import CloneSession, PreError
 from p4sim.switch.pre_commands import MulticastNodes
 from p4sim.switch.runtime_api import TableError
@@ -30,7 +31,18 @@ MAX_LINE = 1 << 20
 
 
 class ControlError(Exception):
-    """A control request the switch refused, or a channel failure on the client side."""
+    """A control request the switch refused, or a channel failure on the client side.
+
+    `kind` says which part of the switch refused ("table" for the runtime objects,
+    "pre" for multicast and mirroring, "queue", "request"), `code` the TableErrorCode
+    name when there is one: what simple_switch_CLI's "Invalid table operation (CODE)"
+    lines are made of.
+    """
+
+    def __init__(self, message: str, kind: str = "request", code: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.code = code
 
 
 def _handlers(switch: Any) -> dict[str, Callable[..., Any]]:
@@ -155,10 +167,17 @@ def _dispatch(handlers: dict[str, Callable[..., Any]], line: bytes) -> dict:
         if not isinstance(args, dict):
             raise ControlError("args must be a JSON object")
         return {"ok": True, "result": handler(**args)}
-    except (ControlError, TrafficManagerError, TableError, PreError, ValueError) as exc:
-        return {"ok": False, "error": str(exc)}
+    except TableError as exc:
+        return {"ok": False, "error": str(exc), "kind": "table", "code": exc.code.name}
+    except PreError as exc:
+        return {"ok": False, "error": str(exc), "kind": "pre",
+                "code": getattr(exc, "code", "ERROR")}
+    except TrafficManagerError as exc:
+        return {"ok": False, "error": str(exc), "kind": "queue"}
+    except (ControlError, ValueError) as exc:
+        return {"ok": False, "error": str(exc), "kind": "request"}
     except TypeError as exc:
-        return {"ok": False, "error": f"bad arguments: {exc}"}
+        return {"ok": False, "error": f"bad arguments: {exc}", "kind": "request"}
 
 
 class _Server(socketserver.ThreadingTCPServer):
@@ -176,7 +195,8 @@ class ControlServer:
             raise ControlError(f"cannot listen on {host}:{port} for the control channel: "
                                f"{exc.strerror} (each switch in a network namespace needs "
                                f"its own --thrift-port)") from exc
-        self._server.handlers = _handlers(switch)  # type: ignore[attr-defined]
+        self._server.handlers = {  # type: ignore[attr-defined]
+            **_handlers(switch), **runtime_handlers(switch, lambda: self.port)}
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.1,),
                                         name="p4sim-control", daemon=True)
 
@@ -223,7 +243,8 @@ class ControlClient:
             raise ControlError("the switch closed the control channel")
         reply = json.loads(line)
         if not reply.get("ok"):
-            raise ControlError(reply.get("error", "unknown error"))
+            raise ControlError(reply.get("error", "unknown error"),
+                               reply.get("kind", "request"), reply.get("code"))
         return reply.get("result")
 
     def close(self) -> None:

@@ -15,6 +15,15 @@ from dataclasses import dataclass, field
 from p4sim.switch.pre import PacketReplicationEngine, PreError
 
 
+class McError(PreError):
+    """A refused node/group operation, with simple_switch's McOperationErrorCode name
+    (INVALID_L1_HANDLE, INVALID_MGID, ERROR) for the CLI's "Invalid PRE operation"."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 @dataclass
 class _Node:
     rid: int
@@ -45,9 +54,9 @@ class MulticastNodes:
 
     def create_node(self, rid: int, ports: list[int]) -> int:
         if not 0 <= rid <= 0xFFFF:
-            raise PreError(f"rid {rid} out of range 0..65535")
+            raise McError("ERROR", f"rid {rid} out of range 0..65535")
         if any(port < 0 for port in ports):
-            raise PreError(f"negative port in {ports}")
+            raise McError("ERROR", f"negative port in {ports}")
         with self._lock:
             handle = self._next_handle
             self._next_handle += 1
@@ -58,8 +67,8 @@ class MulticastNodes:
         with self._lock:
             node = self._node(handle)
             if node.groups:
-                raise PreError(f"node {handle} is still associated with group(s) "
-                               f"{sorted(node.groups)}")
+                raise McError("ERROR", f"node {handle} is still associated with "
+                                       f"group(s) {sorted(node.groups)}")
             del self._nodes[handle]
 
     def associate(self, gid: int, handle: int) -> None:
@@ -67,7 +76,7 @@ class MulticastNodes:
             node = self._node(handle)
             members = self._group(gid)
             if handle in members:
-                raise PreError(f"node {handle} is already in group {gid}")
+                raise McError("ERROR", f"node {handle} is already in group {gid}")
             self._publish(gid, members + [handle])
             members.append(handle)
             node.groups.add(gid)
@@ -77,7 +86,7 @@ class MulticastNodes:
             node = self._node(handle)
             members = self._group(gid)
             if handle not in members:
-                raise PreError(f"node {handle} is not in group {gid}")
+                raise McError("ERROR", f"node {handle} is not in group {gid}")
             remaining = [h for h in members if h != handle]
             self._publish(gid, remaining)
             self._members[gid] = remaining
@@ -89,10 +98,11 @@ class MulticastNodes:
 
     def _node(self, handle: int) -> _Node:
         if handle not in self._nodes:
-            raise PreError(f"no multicast node with handle {handle}")
+            raise McError("INVALID_L1_HANDLE", f"no multicast node with handle {handle}")
         return self._nodes[handle]
 
     def _group(self, gid: int) -> list[int]:
         if gid not in self._members:
-            raise PreError(f"multicast group {gid} was not created with mc_mgrp_create")
+            raise McError("INVALID_MGID",
+                          f"multicast group {gid} was not created with mc_mgrp_create")
         return self._members[gid]

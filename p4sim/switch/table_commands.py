@@ -112,24 +112,6 @@ def table_set_default(runtime: Any, table: str, action: str, args: list[str]) ->
     runtime_table.set_default_action(action_name, values)
 
 
-def split_table_add(words: list[str]) -> dict:
-    """`TABLE ACTION KEY... => ARG... [PRIORITY]` -> request fields (CLI side).
-
-    As in simple_switch_CLI, a priority follows the action arguments; it is present
-    when the table has ternary/range/optional keys, which only the switch knows, so
-    the CLI passes every word after `=>` and the switch takes the extra one.
-    """
-    if len(words) < 2:
-        raise CommandError("usage: table_add TABLE ACTION KEY... => ARG... [PRIORITY]")
-    table, action, rest = words[0], words[1], words[2:]
-    if "=>" in rest:
-        cut = rest.index("=>")
-        keys, args = rest[:cut], rest[cut + 1:]
-    else:
-        keys, args = rest, []
-    return {"table": table, "action": action, "keys": keys, "args": args}
-
-
 def table_add_request(runtime: Any, table: str, action: str, keys: list[str],
                       args: list[str]) -> int:
     """Switch side of table_add: splits a trailing priority off the arguments."""

@@ -53,7 +53,7 @@ def test_multicast_commands_from_the_cli(capsys):
         base = ["--thrift-port", str(server.port)]
         assert control_cli.main(base + ["mc_mgrp_create", "1"]) == 0
         assert control_cli.main(base + ["mc_node_create", "0", "1", "2", "3"]) == 0
-        assert "Node was created with handle 0" in capsys.readouterr().out
+        assert "node was created with handle 0" in capsys.readouterr().out
         assert control_cli.main(base + ["mc_node_associate", "1", "0"]) == 0
         assert switch.pre.groups() == {1: [(1, 0), (2, 0), (3, 0)]}
         assert control_cli.main(base + ["mc_node_associate", "1", "5"]) == 1
