@@ -25,7 +25,7 @@ from scapy.layers.l2 import Ether
 from control.collector.decode import describe
 from control.collector.receiver import ReportReceiver
 from control.collector.store import Store
-from control.layers import DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, UDP_PORT_UEC, UecRequest
+from control.layers import CPU_PORT, DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, UDP_PORT_UEC, UecRequest
 from control.p4rt.client import SwitchConnection
 from control.p4rt.errors import P4RuntimeError
 from control.p4rt.entities import INSERT, MODIFY, P4Names, clone_session, load_p4info, pre_update, update
@@ -94,7 +94,7 @@ def _configure_collector_interface() -> None:
 def _start_switch(binary: str, log_path: str) -> subprocess.Popen:
     ifaces = [arg for p in PORTS for arg in ("-i", f"{p}@s{p}")]
     cmd = [binary, "--no-p4", *ifaces, "--", "--grpc-server-addr", f"127.0.0.1:{GRPC_PORT}",
-           "--cpu-port", "255"]
+           "--cpu-port", str(CPU_PORT)]
     print(f"starting {' '.join(cmd)}  (log: {log_path})")
     log = open(log_path, "w")
     return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)

@@ -37,12 +37,25 @@ from scapy.layers.l2 import Ether
 from scapy.packet import Packet, Raw, bind_layers
 
 # ---------------------------------------------------------------- codepoints
+# Those also in p4src/include/define.p4 must agree with it:
+# tests/fabric/test_constants_match_p4.py maps each P4 constant to its Python name.
+CPU_PORT = 255
+"""The switch port of packet-in/packet-out (fixed in the P4 program)."""
+PUNT_REASON_ACL = 1
+"""packet_in reason of a packet punted by an ACL rule."""
+ETHERTYPE_IPV4 = 0x0800
+ETHERTYPE_VLAN = 0x8100
+IP_PROTO_TCP = 6
+IP_PROTO_UDP = 17
+ECN_CE = 0b11
 UDP_PORT_UEC = 4793
 """UDP destination port of UEC transport (UDP mode)."""
 REPORT_UDP_PORT = 32766
 """Default UDP destination port of telemetry reports (the collector's)."""
 DSCP_INT = 0x17
 """Default DSCP that marks INT-MD packets (the INT spec's example value)."""
+DSCP_INT_MASK = 0x3F
+"""Default mask under which a packet's DSCP must equal ``DSCP_INT``."""
 DSCP_TRIMMABLE = 0x0A
 """Default DSCP of UEC data packets that switches may trim."""
 DSCP_TRIMMED = 0x0B
@@ -83,6 +96,11 @@ INT_METADATA_FIELDS: tuple[tuple[int, str, int], ...] = (
 
 # Telemetry Report v2.0
 REPORT_VERSION = 2
+REPORT_INT_MAIN_BYTES = 8
+"""INT report main contents without the reporting node's own metadata."""
+REPORT_FIXED_BYTES = 14 + 20 + 8 + 8 + 4 + REPORT_INT_MAIN_BYTES
+"""Bytes before the inner packet of a fabric report: Ethernet, IPv4, UDP, group,
+individual, main contents (the sink's own metadata rides in the embedded stack)."""
 REPORT_TYPE_INNER_ONLY = 0
 REPORT_TYPE_INT = 1
 REPORT_TYPE_IOAM = 2

@@ -18,6 +18,8 @@ from control.layers import (
     CTL_CREDIT_REQUEST,
     DSCP_TRIMMABLE,
     DSCP_TRIMMED,
+    ECN_CE,
+    IP_PROTO_UDP,
     NACK_TRIMMED,
     PDS_ACK,
     PDS_ACK_CC,
@@ -32,9 +34,7 @@ from .pds_codec import PdsCodecs
 
 IPV4_HEADER = struct.Struct("!BBHHHBBH4s4s")
 UDP_HEADER = struct.Struct("!HHHH")
-IP_PROTO_UDP = 17
 ECN_ECT0 = 0b10
-ECN_CE = 0b11
 DEFAULT_TTL = 64
 MAX_CREDIT = (1 << 24) - 1
 """Largest credit a 24-bit credit field carries."""

@@ -16,8 +16,9 @@ from p4.v1 import p4runtime_pb2
 from ptf.base_tests import BaseTest
 from scapy.packet import Packet
 
+from control.layers import CPU_PORT
+
 _ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-CPU_PORT = 255
 PACKET_IN_TIMEOUT = 3.0
 
 Params = Mapping[str, str | int]

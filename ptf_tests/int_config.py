@@ -4,7 +4,7 @@ from __future__ import annotations
 from ptf.mask import Mask
 from scapy.packet import Packet
 
-from control.layers import DSCP_INT, INT_ALL_SUPPORTED, IntHop, int_hop_words
+from control.layers import DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, IntHop, int_hop_words
 from fabric_base import FabricTest
 from fabric_config import INT_NODE, INT_SINK_PORTS, INT_WATCHLIST, REPORT_ENCAP
 
@@ -53,7 +53,7 @@ def make_sink(test: FabricTest, port: int) -> None:
     test.set_default(REPORT_ENCAP, "FabricEgress.int_egress.int_report.set_report_encap",
                      {"src_mac": SWITCH_MAC, "dst_mac": COLLECTOR_MAC, "src_ip": SWITCH_IP,
                       "collector_ip": COLLECTOR_IP, "src_port": REPORT_SRC_PORT,
-                      "collector_port": 32766, "hw_id": HW_ID, "inner_bytes": INNER_BYTES})
+                      "collector_port": REPORT_UDP_PORT, "hw_id": HW_ID, "inner_bytes": INNER_BYTES})
 
 
 def make_spread_sink(test: FabricTest, port: int, uplinks: dict[int, str]) -> None:
@@ -68,7 +68,7 @@ def make_spread_sink(test: FabricTest, port: int, uplinks: dict[int, str]) -> No
     test.set_default(REPORT_ENCAP, "FabricEgress.int_egress.int_report.set_report_encap",
                      {"src_mac": SWITCH_MAC, "dst_mac": COLLECTOR_MAC, "src_ip": SWITCH_IP,
                       "collector_ip": COLLECTOR_IP, "src_port": REPORT_SRC_PORT,
-                      "collector_port": 32766, "hw_id": HW_ID, "inner_bytes": INNER_BYTES})
+                      "collector_port": REPORT_UDP_PORT, "hw_id": HW_ID, "inner_bytes": INNER_BYTES})
 
 
 def report_every_packet(test: FabricTest) -> None:

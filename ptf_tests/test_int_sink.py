@@ -12,6 +12,7 @@ from scapy.packet import Raw, raw
 from control.layers import DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, UDP_PORT_UEC, IntHop, \
     IntMD, IntReport, IntShim, ReportGroup, ReportIndividual, UecRequest, decode_int, \
     int_hop_words
+from control.layers import REPORT_FIXED_BYTES as REPORT_INNER_OFFSET
 from fabric_base import FabricTest
 from fabric_config import ROUTER_MAC, host_mac, route_to_port
 from int_config import COLLECTOR_IP, COLLECTOR_MAC, COLLECTOR_PORT, DOMAIN_ID, HW_ID, \
@@ -21,8 +22,6 @@ from int_config import COLLECTOR_IP, COLLECTOR_MAC, COLLECTOR_PORT, DOMAIN_ID, H
 from test_int_transit import PREVIOUS_HOP
 
 ORIGINAL_DSCP = 0x0A
-# Ethernet + IPv4 + UDP + group (8) + individual (4) + INT report main contents (8)
-REPORT_INNER_OFFSET = 62
 
 
 def _original(l4) -> Ether:

@@ -8,7 +8,8 @@
 - store.py: ``Store``, SQLite (WAL for files), running per-port aggregates
 - receiver.py: ``ReportReceiver``, UDP in a thread, malformed reports counted (by
   reason) and logged, lost ones counted
-- metrics.py: ``MetricsServer`` / ``render_metrics``, Prometheus text on loopback
+- metrics.py: ``MetricsServer`` (prometheus-client, own registry) and ``FabricMetrics``,
+  Prometheus text on loopback
 - plots.py: ``write_plots`` and friends, PNGs of latency, occupancy and paths
 - __main__.py: ``python -m control.collector`` (prints "collector ready")
 """

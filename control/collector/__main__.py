@@ -21,7 +21,7 @@ import threading
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from control.collector.metrics import MetricsServer, render_metrics
+from control.collector.metrics import MetricsServer
 from control.collector.plots import WINDOW_S, write_plots
 from control.collector.receiver import ReportReceiver
 from control.collector.store import Store
@@ -86,8 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if args.metrics_port is not None:
             try:
-                metrics = MetricsServer(lambda: render_metrics(store, receiver.stats),
-                                        port=args.metrics_port)
+                metrics = MetricsServer(store, receiver.stats, port=args.metrics_port)
             except OSError as exc:
                 print(f"collector: cannot serve metrics on 127.0.0.1:{args.metrics_port}: "
                       f"{exc.strerror or exc}", file=sys.stderr)
@@ -98,7 +97,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         host, port = receiver.address
         print(f"collector: reports on udp {host}:{port}, store {args.db}", flush=True)
         if metrics is not None:
-            metrics.start()
             print(f"collector: metrics on {metrics.url}", flush=True)
         print(READY_LINE, flush=True)
         interval = args.plot_interval if args.plots and args.plot_interval > 0 else None

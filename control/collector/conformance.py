@@ -18,15 +18,17 @@ from dataclasses import dataclass
 from typing import Collection
 
 from control.collector.report import ReportDecodeError
-from control.layers import (INT_MD_HEADER_WORDS, INT_TYPE_MD, INT_VERSION, REPORT_INNER_DS_EXTENSION,
-                            REPORT_INNER_ETHERNET, REPORT_INNER_IPV4, REPORT_INNER_IPV6,
-                            REPORT_INNER_NONE, REPORT_INNER_TLV, REPORT_MD_DROP_REASON,
-                            REPORT_MD_RESERVED,
+from control.layers import ETHERTYPE_IPV4 as _ETHERTYPE_IPV4
+from control.layers import ETHERTYPE_VLAN as _ETHERTYPE_VLAN
+from control.layers import REPORT_INT_MAIN_BYTES as INT_MAIN_BYTES
+from control.layers import (INT_MD_HEADER_WORDS, INT_TYPE_MD, INT_VERSION, IP_PROTO_TCP,
+                            IP_PROTO_UDP, REPORT_INNER_DS_EXTENSION, REPORT_INNER_ETHERNET,
+                            REPORT_INNER_IPV4, REPORT_INNER_IPV6, REPORT_INNER_NONE,
+                            REPORT_INNER_TLV, REPORT_MD_DROP_REASON, REPORT_MD_RESERVED,
                             REPORT_TYPE_INNER_ONLY, REPORT_TYPE_INT, REPORT_VERSION, hop_ml)
 
 GROUP_BYTES = 8
 INDIVIDUAL_BYTES = 4
-INT_MAIN_BYTES = 8
 
 REASONS = {
     "truncated": "shorter than a group header and one individual report header",
@@ -43,11 +45,10 @@ REASONS = {
 
 _KNOWN_IN_TYPES = (REPORT_INNER_NONE, REPORT_INNER_TLV, REPORT_INNER_DS_EXTENSION,
                    REPORT_INNER_ETHERNET, REPORT_INNER_IPV4, REPORT_INNER_IPV6)
-_ETHERTYPE_IPV4, _ETHERTYPE_VLAN = 0x0800, 0x8100
 # Words per hop by the bitmap's bits 0-8 (the only ones with metadata), looked up
 # rather than summed: the check runs on every report.
 _HOP_ML = tuple(hop_ml(top << 7) for top in range(512))
-_L4_BYTES = {17: 8, 6: 20}
+_L4_BYTES = {IP_PROTO_UDP: 8, IP_PROTO_TCP: 20}
 _SHIM_BYTES, _MD_BYTES = 4, 12
 
 

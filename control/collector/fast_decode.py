@@ -23,6 +23,9 @@ from control.collector.conformance import IndividualReport, check_datagram
 from control.collector.layout import HeaderLayout
 from control.collector.report import DEFAULT_INT_DSCPS, FlowKey, TelemetryReport
 from control.collector.scapy_decode import flow_of_inner_bytes
+from control.layers import ETHERTYPE_IPV4 as _ETHERTYPE_IPV4
+from control.layers import IP_PROTO_TCP as _PROTO_TCP
+from control.layers import IP_PROTO_UDP as _PROTO_UDP
 from control.layers import (INT_METADATA_FIELDS, REPORT_INNER_ETHERNET, REPORT_INNER_IPV4,
                             REPORT_MD_RESERVED, REPORT_TYPE_INT, IntHop, IntReport, ReportGroup,
                             ReportIndividual, hop_ml)
@@ -181,10 +184,8 @@ def _read_hops(data: bytes, at: int, words: int, plan: HopPlan) -> list[IntHop]:
             for record in plan.record.iter_unpack(stack)]
 
 
-_ETHERTYPE_IPV4 = 0x0800
 _ETHER_BYTES = 14
 _IPV4_BYTES = 20
-_PROTO_TCP, _PROTO_UDP = 6, 17
 _L4_HEADER_BYTES = {_PROTO_UDP: 8, _PROTO_TCP: 20}
 
 

@@ -1,105 +1,113 @@
-"""Prometheus export of the collector: text exposition format 0.0.4 on
+"""Prometheus export of the collector on prometheus-client: text exposition served on
 http://127.0.0.1:<port>/metrics, so Grafana users can chart the fabric's telemetry.
+
+Figures are read from the store and the receiver's counters at each scrape by a custom
+collector, so nothing is counted twice. Each server has its own registry: no global
+one, and no process or platform metrics, which say nothing about the fabric.
 
 Loopback only: the endpoint has no authentication, so it is never bound elsewhere;
 Prometheus on another machine reaches it through its own tunnel or agent.
 """
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable, Mapping, Sequence
+from typing import Iterator
+
+from prometheus_client import CollectorRegistry, start_http_server
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    Metric,
+    SummaryMetricFamily,
+)
 
 from control.collector.receiver import ReceiverStats
 from control.collector.store import Store
 
-CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 LOOPBACK = "127.0.0.1"
+PORT_LABELS = ("node", "ingress_port", "egress_port")
 
 
-def escape_label(value: object) -> str:
-    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+def _counter(name: str, help_text: str, value: float) -> CounterMetricFamily:
+    return CounterMetricFamily(name, help_text, value=value)
 
 
-def _labels(**labels: object) -> str:
-    parts = [f'{name}="{escape_label("" if v is None else v)}"' for name, v in labels.items()]
-    return "{" + ",".join(parts) + "}" if parts else ""
+def _label(value: object) -> str:
+    return "" if value is None else str(value)
 
 
-class Exposition:
-    """Builds one exposition: each metric family's HELP and TYPE once, then its samples."""
+class FabricMetrics:
+    """A prometheus-client collector yielding the receiver's counters and the store's
+    per-port aggregates and path counts, as they are at the scrape."""
 
-    def __init__(self) -> None:
-        self._lines: list[str] = []
+    def __init__(self, store: Store, stats: ReceiverStats):
+        self._store = store
+        self._stats = stats
 
-    def family(self, name: str, kind: str, help_text: str,
-               samples: Sequence[tuple[str, Mapping[str, object], float]]) -> None:
-        """``samples``: (suffix such as "" or "_sum", labels, value)."""
-        self._lines.append(f"# HELP {name} {help_text}")
-        self._lines.append(f"# TYPE {name} {kind}")
-        for suffix, labels, value in samples:
-            self._lines.append(f"{name}{suffix}{_labels(**labels)} {_number(value)}")
+    def collect(self) -> Iterator[Metric]:
+        stats = self._stats
+        with stats.lock:
+            received, decoded, malformed = stats.received, stats.decoded, stats.malformed
+            store_errors, lost = stats.store_errors, stats.lost
+            by_reason = dict(stats.malformed_by_reason)
+        yield _counter("int_collector_reports_received_total",
+                       "Telemetry report datagrams received.", received)
+        yield _counter("int_collector_reports_decoded_total",
+                       "Telemetry reports decoded and stored.", decoded)
+        yield _counter("int_collector_reports_malformed_total",
+                       "Datagrams refused as malformed or truncated reports.", malformed)
+        reasons = CounterMetricFamily(
+            "int_collector_reports_malformed_by_reason_total",
+            "Datagrams refused, by the Telemetry Report v2.0 rule they break.",
+            labels=["reason"])
+        for reason, count in sorted(by_reason.items()):
+            reasons.add_metric([reason], count)
+        yield reasons
+        yield _counter("int_collector_reports_lost_total",
+                       "Reports missing from their sender's sequence numbers.", lost)
+        yield _counter("int_collector_store_errors_total",
+                       "Decoded reports lost because the store refused them.", store_errors)
+        yield from self._port_families()
+        paths = CounterMetricFamily(
+            "int_path_reports_total",
+            "Reports per path (node IDs from the INT source to the sink).", labels=["path"])
+        for path, count in self._store.path_counts().items():
+            paths.add_metric([path], count)
+        yield paths
 
-    def text(self) -> str:
-        return "\n".join(self._lines) + "\n"
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
-def render_metrics(store: Store, stats: ReceiverStats) -> str:
-    """The whole /metrics page from the receiver's counters and the store's aggregates."""
-    with stats.lock:
-        received, decoded, malformed = stats.received, stats.decoded, stats.malformed
-        store_errors, lost = stats.store_errors, stats.lost
-        by_reason = dict(stats.malformed_by_reason)
-    out = Exposition()
-    out.family("int_collector_reports_received_total", "counter",
-               "Telemetry report datagrams received.", [("", {}, received)])
-    out.family("int_collector_reports_decoded_total", "counter",
-               "Telemetry reports decoded and stored.", [("", {}, decoded)])
-    out.family("int_collector_reports_malformed_total", "counter",
-               "Datagrams refused as malformed or truncated reports.", [("", {}, malformed)])
-    out.family("int_collector_reports_malformed_by_reason_total", "counter",
-               "Datagrams refused, by the Telemetry Report v2.0 rule they break.",
-               [("", {"reason": reason}, count) for reason, count in sorted(by_reason.items())])
-    out.family("int_collector_reports_lost_total", "counter",
-               "Reports missing from their sender's sequence numbers.", [("", {}, lost)])
-    out.family("int_collector_store_errors_total", "counter",
-               "Decoded reports lost because the store refused them.", [("", {}, store_errors)])
-    ports = store.port_stats()
-    latency, latency_max, queue, queue_max = [], [], [], []
-    for p in ports:
-        labels = {"node": p.node_id, "ingress_port": p.ingress_port, "egress_port": p.egress_port}
-        if p.latency_samples:
-            latency += [("_sum", labels, p.latency_sum), ("_count", labels, p.latency_samples)]
-            latency_max.append(("", labels, p.latency_max))
-        if p.queue_samples:
-            queue += [("_sum", labels, p.queue_sum), ("_count", labels, p.queue_samples)]
-            queue_max.append(("", labels, p.queue_max))
-    out.family("int_hop_latency_microseconds", "summary",
-               "Per-hop latency (dequeue minus enqueue time) reported by INT.", latency)
-    out.family("int_hop_latency_max_microseconds", "gauge",
-               "Largest per-hop latency reported by INT.", latency_max)
-    out.family("int_queue_occupancy_packets", "summary",
-               "Egress queue occupancy at dequeue reported by INT.", queue)
-    out.family("int_queue_occupancy_max_packets", "gauge",
-               "Largest egress queue occupancy reported by INT.", queue_max)
-    out.family("int_path_reports_total", "counter",
-               "Reports per path (node IDs from the INT source to the sink).",
-               [("", {"path": path}, count) for path, count in store.path_counts().items()])
-    return out.text()
+    def _port_families(self) -> Iterator[Metric]:
+        labels = list(PORT_LABELS)
+        latency = SummaryMetricFamily(
+            "int_hop_latency_microseconds",
+            "Per-hop latency (dequeue minus enqueue time) reported by INT.", labels=labels)
+        latency_max = GaugeMetricFamily(
+            "int_hop_latency_max_microseconds", "Largest per-hop latency reported by INT.",
+            labels=labels)
+        queue = SummaryMetricFamily(
+            "int_queue_occupancy_packets", "Egress queue occupancy at dequeue reported by INT.",
+            labels=labels)
+        queue_max = GaugeMetricFamily(
+            "int_queue_occupancy_max_packets", "Largest egress queue occupancy reported by INT.",
+            labels=labels)
+        for p in self._store.port_stats():
+            values = [_label(p.node_id), _label(p.ingress_port), _label(p.egress_port)]
+            if p.latency_samples:
+                latency.add_metric(values, count_value=p.latency_samples, sum_value=p.latency_sum)
+                latency_max.add_metric(values, p.latency_max)
+            if p.queue_samples:
+                queue.add_metric(values, count_value=p.queue_samples, sum_value=p.queue_sum)
+                queue_max.add_metric(values, p.queue_max)
+        yield from (latency, latency_max, queue, queue_max)
 
 
 class MetricsServer:
-    """Serves ``render()`` at /metrics on 127.0.0.1 from a background thread."""
+    """prometheus-client's HTTP server on 127.0.0.1, serving one ``FabricMetrics``
+    from a registry of its own. Binds and serves on construction (so a busy port raises
+    ``OSError`` there); ``stop`` shuts it down and frees the port."""
 
-    def __init__(self, render: Callable[[], str], port: int = 0):
-        self._render = render
-        self._httpd = ThreadingHTTPServer((LOOPBACK, port), self._handler_class())
-        self._httpd.daemon_threads = True
-        self._thread: threading.Thread | None = None
+    def __init__(self, store: Store, stats: ReceiverStats, port: int = 0):
+        self.registry = CollectorRegistry()
+        self.registry.register(FabricMetrics(store, stats))
+        self._httpd, self._thread = start_http_server(port, LOOPBACK, registry=self.registry)
 
     @property
     def address(self) -> tuple[str, int]:
@@ -111,36 +119,10 @@ class MetricsServer:
         host, port = self.address
         return f"http://{host}:{port}/metrics"
 
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="metrics-http",
-                                        daemon=True)
-        self._thread.start()
-
     def stop(self) -> None:
-        if self._thread:
-            self._httpd.shutdown()  # returns once serve_forever has, so only when it runs
-            self._thread.join()
+        self._httpd.shutdown()  # returns once serve_forever has
+        self._thread.join()
         self._httpd.server_close()
 
-    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
-        render = self._render
 
-        class MetricsHandler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-                if self.path.split("?", 1)[0] != "/metrics":
-                    self.send_error(404, "only /metrics is served here")
-                    return
-                body = render().encode()
-                self.send_response(200)
-                self.send_header("Content-Type", CONTENT_TYPE)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-                """Scrapes every few seconds are not news."""
-
-        return MetricsHandler
-
-
-__all__ = ["CONTENT_TYPE", "MetricsServer", "escape_label", "render_metrics"]
+__all__ = ["FabricMetrics", "MetricsServer"]

@@ -21,6 +21,7 @@ from control.collector.decode import (DEFAULT_INT_DSCPS, MalformedReport, Report
                                       TelemetryReport, decode_reports)
 from control.collector.sequence import SequenceTracker
 from control.collector.store import Store
+from control.layers import REPORT_UDP_PORT
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ class MalformedLog:
 class ReportReceiver:
     """Listens on ``host``:``port`` (default loopback) and feeds ``store``."""
 
-    def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 32766,
+    def __init__(self, store: Store, host: str = "127.0.0.1", port: int = REPORT_UDP_PORT,
                  int_dscps: Collection[int] = DEFAULT_INT_DSCPS):
         self.store = store
         self.int_dscps = frozenset(int_dscps)

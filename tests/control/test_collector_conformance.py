@@ -14,7 +14,7 @@ import pytest
 
 from control.collector.conformance import REASONS, MalformedReport, check_datagram
 from control.collector.decode import DEFAULT_INT_DSCPS, decode_report, decode_report_scapy
-from control.collector.metrics import MetricsServer, render_metrics
+from control.collector.metrics import MetricsServer
 from control.collector.receiver import ReportReceiver
 from control.collector.store import Store
 from control.collector.synthetic import build_inner, build_report
@@ -112,9 +112,8 @@ def _metric(url: str, name: str) -> float:
 def test_receiver_counts_each_class_and_serves_them_on_metrics():
     store = Store()
     receiver = ReportReceiver(store, port=0)
-    server = MetricsServer(lambda: render_metrics(store, receiver.stats), port=0)
+    server = MetricsServer(store, receiver.stats, port=0)
     receiver.start()
-    server.start()
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
             for seq in (0, 1, 4):  # 2 and 3 never arrive: two lost

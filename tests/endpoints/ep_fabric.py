@@ -19,12 +19,10 @@ from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from control.layers import UDP_PORT_UEC
+from control.layers import ECN_CE, UDP_PORT_UEC
 from p4sim.netns import PACKET_OUTGOING
 
 from ep_net import trim_frame, uec_data_entropy
-
-ECN_CE = 0b11
 
 
 def set_ce(frame: bytes) -> bytes:

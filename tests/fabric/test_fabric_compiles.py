@@ -10,7 +10,7 @@ from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
 from control.controller.int_dscp import IntDscpError, check_int_dscp, parsed_int_dscp
-from control.layers import DSCP_INT
+from control.layers import DSCP_INT, DSCP_INT_MASK
 from p4sim.compiler.frontend import parse_program
 
 FABRIC = Path(__file__).resolve().parents[2] / "p4src" / "fabric.p4"
@@ -105,7 +105,7 @@ def test_int_is_parsed_by_the_compile_time_dscp(compiled):
     proc, json_path, _ = compiled
     assert proc.returncode == 0, proc.stderr
     config = json_path.read_bytes()
-    assert parsed_int_dscp(config) == (DSCP_INT, 0x3F)
+    assert parsed_int_dscp(config) == (DSCP_INT, DSCP_INT_MASK)
     check_int_dscp(config, DSCP_INT)
     with pytest.raises(IntDscpError, match=r"0x18 is not parsed as INT .* -DINT_DSCP=0x18"):
         check_int_dscp(config, 0x18, where=str(json_path))

@@ -24,6 +24,7 @@ from p4.v1 import p4runtime_pb2
 from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.l2 import Ether
 
+from control.layers import REPORT_UDP_PORT as COLLECTOR_PORT_UDP
 from control.layers import (DSCP_INT, INT_ALL_SUPPORTED, UDP_PORT_UEC, IntHop, IntMD, IntShim,
                             UecRequest, int_hop_words)
 from control.controller.int_report_mode import REPORT_MODE_TABLE, report_mode_action
@@ -34,7 +35,6 @@ from tests.fabric.test_weights_like_bmv2 import FabricSwitch
 NODE_ID = 0x0A0B0C0D
 HW_ID = 5
 DOMAIN_ID = 0x0101
-COLLECTOR_PORT_UDP = 32766
 REPORT_PORT = 4  # switch port the report clones leave by
 SINK_PORT = 2
 ROUTER_MAC = "00:aa:00:00:00:01"

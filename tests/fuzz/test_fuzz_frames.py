@@ -31,6 +31,8 @@ from typing import Callable, Iterator
 
 import pytest
 
+from control.layers import DSCP_INT as INT_DSCP
+from control.layers import UDP_PORT_UEC as UEC_PORT
 from p4sim.netns import Netns, can_run
 from p4sim.switch.control_channel import ControlClient, ControlServer
 from p4sim.switch.control_cli import run_command
@@ -51,9 +53,7 @@ MTU = 9500                  # what p4sim.netns gives every veth
 WINDOW = 64                 # frames sent before waiting for the switch to count them
 VALID_EVERY = 4             # one valid frame after every few bad ones
 RSS_GROWTH_LIMIT = 8 << 20  # bytes the switch may grow between the two samples
-INT_DSCP = 0x17
 VLAN_MIN = 20               # shorter tagged frames never leave the kernel
-UEC_PORT = 4793
 
 pytestmark = [
     pytest.mark.skipif(not can_run(), reason="needs root and ip netns"),
