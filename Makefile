@@ -21,7 +21,7 @@ PROGRAMS := $(basename $(notdir $(wildcard p4src/*.p4)))
 P4_DEPS  := $(shell find p4src/include -name '*.p4' 2>/dev/null)
 OUTPUTS  := $(foreach p,$(PROGRAMS),build/$(p).json build/$(p).p4info.txtpb)
 
-.PHONY: all install build test test-unit test-ptf run bench check clean evidence soak
+.PHONY: all install build test test-unit test-ptf run bench check clean evidence soak lab
 
 all: build
 
@@ -40,7 +40,7 @@ build/%.json build/%.p4info.txtpb &: p4src/%.p4 $(P4_DEPS) | $(STAMP)
 	@mkdir -p build
 	$(P4C) --arch v1model -o build/$*.json --p4runtime-files build/$*.p4info.txtpb $<
 
-# Static type check of p4sim, control and endpoints (settings: pyproject.toml [tool.mypy]).
+# Static type check of p4sim, control, endpoints and labs (settings: pyproject.toml [tool.mypy]).
 check: $(STAMP)
 	$(VENV)/bin/mypy
 
@@ -51,6 +51,10 @@ test-unit: $(STAMP) build
 
 test-ptf: $(STAMP) build
 	@if [ -x ptf_tests/run.sh ]; then ptf_tests/run.sh; else echo "no PTF suite yet"; fi
+
+# One teaching lab: `make lab LAB=spraying` (SOLUTION=1 for its solution); see labs/README.md.
+lab: $(STAMP)
+	$(PY) -m labs.run_lab $(LAB) $(if $(filter 1 yes true,$(SOLUTION)),--solution) --target $(TARGET)
 
 # `make test` five times in a row beside a two-process CPU burner; stops at the first failure.
 soak: $(STAMP) build

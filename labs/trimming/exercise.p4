@@ -1,0 +1,165 @@
+/* Lab "trimming" (exercise): cut, do not drop, at a congested queue.
+ *
+ * When a queue is full, a plain switch drops the packet and the receiver
+ * learns about the loss only by a timeout. A trimming switch instead cuts
+ * a trimmable packet (a DSCP codepoint says which are) down to its first
+ * TRIM_BYTES bytes, its headers, and re-marks it with the "trimmed" DSCP.
+ * The headers still reach the receiver, which asks for that packet again
+ * at once (a NACK). The lengths in the IPv4 and UDP headers must describe
+ * the cut packet, and the IPv4 checksum must cover the new values.
+ *
+ * Look for TODO: as given, trim() does nothing.
+ */
+#include <core.p4>
+#include <v1model.p4>
+
+const bit<16> ETHERTYPE_IPV4 = 0x0800;
+const bit<8>  IP_PROTO_UDP   = 17;
+
+header ethernet_t {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header ipv4_t {
+    bit<4>  version;
+    bit<4>  ihl;
+    bit<6>  dscp;
+    bit<2>  ecn;
+    bit<16> total_len;
+    bit<16> identification;
+    bit<3>  flags;
+    bit<13> frag_offset;
+    bit<8>  ttl;
+    bit<8>  protocol;
+    bit<16> hdr_checksum;
+    bit<32> src_addr;
+    bit<32> dst_addr;
+}
+
+header udp_t {
+    bit<16> src_port;
+    bit<16> dst_port;
+    bit<16> length;
+    bit<16> checksum;
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    ipv4_t     ipv4;
+    udp_t      udp;
+}
+
+const bit<6>  DSCP_TRIMMABLE = 10;  // senders mark data they allow to be cut
+const bit<6>  DSCP_TRIMMED   = 11;  // what a cut packet carries
+const bit<32> TRIM_BYTES     = 64;  // kept: Ethernet (14) + IPv4 (20) + UDP (8) + 22
+
+struct metadata_t {
+    bit<19> threshold;   // queue depth, in packets, at which trimming starts
+}
+
+parser LabParser(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                 inout standard_metadata_t std_meta) {
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            ETHERTYPE_IPV4: parse_ipv4;
+            default: accept;
+        }
+    }
+    state parse_ipv4 {
+        pkt.extract(hdr.ipv4);
+        transition select(hdr.ipv4.protocol) {
+            IP_PROTO_UDP: parse_udp;
+            default: accept;
+        }
+    }
+    state parse_udp {
+        pkt.extract(hdr.udp);
+        transition accept;
+    }
+}
+
+control LabVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply { }
+}
+
+control LabIngress(inout headers_t hdr, inout metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    action drop() {
+        mark_to_drop(std_meta);
+    }
+    action forward(bit<9> port) {
+        std_meta.egress_spec = port;
+    }
+    table routes {
+        key = { hdr.ipv4.dst_addr: lpm; }
+        actions = { forward; drop; }
+        default_action = drop();
+    }
+    apply {
+        if (hdr.ipv4.isValid()) {
+            routes.apply();
+        } else {
+            drop();
+        }
+    }
+}
+
+control LabEgress(inout headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    action set_threshold(bit<19> depth) {
+        meta.threshold = depth;
+    }
+    // Ports that trim, with their threshold. No entry: the port never trims.
+    table trim_thresholds {
+        key = { std_meta.egress_port: exact; }
+        actions = { set_threshold; NoAction; }
+        default_action = NoAction();
+    }
+
+    action trim() {
+        // TODO 1: cut the packet to TRIM_BYTES bytes (truncate(LENGTH)),
+        //         re-mark it with DSCP_TRIMMED, make hdr.ipv4.total_len and
+        //         hdr.udp.length the lengths of what is left (IPv4 counts
+        //         from its own header on, UDP from its header on), and set
+        //         hdr.udp.checksum to 0: a UDP checksum of 0 means "none".
+    }
+
+    apply {
+        if (hdr.udp.isValid() && hdr.ipv4.dscp == DSCP_TRIMMABLE) {
+            if (trim_thresholds.apply().hit) {
+                // enq_qdepth: packets already queued when this one arrived.
+                if (std_meta.enq_qdepth >= meta.threshold) {
+                    // TODO 2: a packet of TRIM_BYTES bytes or fewer must stay
+                    //         whole: call trim() only when std_meta.packet_length
+                    //         is greater than TRIM_BYTES.
+                    trim();
+                }
+            }
+        }
+    }
+}
+
+control LabComputeChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply {
+        update_checksum(hdr.ipv4.isValid(),
+            { hdr.ipv4.version, hdr.ipv4.ihl, hdr.ipv4.dscp, hdr.ipv4.ecn,
+              hdr.ipv4.total_len, hdr.ipv4.identification, hdr.ipv4.flags,
+              hdr.ipv4.frag_offset, hdr.ipv4.ttl, hdr.ipv4.protocol,
+              hdr.ipv4.src_addr, hdr.ipv4.dst_addr },
+            hdr.ipv4.hdr_checksum, HashAlgorithm.csum16);
+    }
+}
+
+control LabDeparser(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ethernet);
+        pkt.emit(hdr.ipv4);
+        pkt.emit(hdr.udp);
+    }
+}
+
+V1Switch(LabParser(), LabVerifyChecksum(), LabIngress(), LabEgress(),
+         LabComputeChecksum(), LabDeparser()) main;
