@@ -401,6 +401,9 @@ class _Service:
             self.server.set_pipeline(
                 _decode(p4runtime_pb2.SetForwardingPipelineConfigRequest, request))
         except P4RuntimeError as exc:
+            # Said on the switch's stderr too: a client that drops the status (or a
+            # test harness that hangs after it) leaves the user nothing else to go on.
+            log.warning("SetForwardingPipelineConfig refused: %s", exc)
             self._abort(context, exc)
         return p4runtime_pb2.SetForwardingPipelineConfigResponse()
 

@@ -277,3 +277,18 @@ def test_negative_index_is_invalid_argument_and_past_the_end_out_of_range(client
         with pytest.raises(grpc.RpcError) as exc:
             client.write(update("MODIFY", counter_entry=entry))
         assert [e.canonical_code for e in write_errors(exc.value)] == [code.value[0]]
+
+
+def test_a_refused_push_is_logged_with_its_reason(client, caplog):
+    """The switch's log says why a push failed, for users whose client drops the status
+    (issue 11: a PTF setup that kept its stream open and hung the next test)."""
+    doc, p4info = corpus("034_table_range_const")
+    broken = copy.deepcopy(doc)
+    broken["parsers"] = []
+    with caplog.at_level("WARNING", logger="p4sim.p4runtime.server"):
+        with pytest.raises(grpc.RpcError) as exc:
+            push(client, broken, p4info)
+    logged = [r.getMessage() for r in caplog.records
+              if "SetForwardingPipelineConfig refused" in r.getMessage()]
+    assert len(logged) == 1
+    assert "INVALID_ARGUMENT" in logged[0] and exc.value.details() in logged[0]
