@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 import struct
-import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
@@ -29,7 +28,6 @@ from control.layers import (DSCP_INT, INT_ALL_SUPPORTED, UDP_PORT_UEC, IntHop, I
                             UecRequest, int_hop_words)
 from control.controller.int_report_mode import REPORT_MODE_TABLE, report_mode_action
 from control.p4rt.entities import INSERT, MODIFY, clone_session, pre_entry
-from tests.fabric.test_fabric_compiles import FABRIC, compiler_command
 from tests.fabric.test_weights_like_bmv2 import FabricSwitch
 
 NODE_ID = 0x0A0B0C0D
@@ -218,18 +216,6 @@ class SpecChecker:
 
 
 # ------------------------------------------------------------------ the fabric
-@pytest.fixture(scope="module")
-def build(tmp_path_factory) -> tuple[Path, Path]:
-    out = tmp_path_factory.mktemp("fabric-reports")
-    json_path, p4info_path = out / "fabric.json", out / "fabric.p4info.txtpb"
-    proc = subprocess.run(
-        [*compiler_command(), "--arch", "v1model", "-o", str(json_path),
-         "--p4runtime-files", str(p4info_path), str(FABRIC)],
-        capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    return json_path, p4info_path
-
-
 class IntFabric:
     """One INT node that is source (port 1) and sink (port 2), reports out of port 4."""
 

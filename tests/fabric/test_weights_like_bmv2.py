@@ -11,7 +11,6 @@ members in handle order: slots port2, port3, port2, port2; these flows' CRC16 is
 modulo 4, so slots 0 and 1 take 32 each."""
 from __future__ import annotations
 
-import subprocess
 import threading
 from collections import Counter
 from pathlib import Path
@@ -27,23 +26,10 @@ from control.p4rt.client import SwitchConnection
 from control.p4rt.entities import INSERT, P4Names, load_p4info
 from p4sim.p4runtime.server import P4RuntimeServer
 from p4sim.switch.switch import Switch
-from tests.fabric.test_fabric_compiles import FABRIC, compiler_command
 
 SELECTOR = "FabricIngress.routing.multipath_selector"
 ROUTER_MAC = "00:aa:00:00:00:01"
 FLOWS = range(30000, 30064)   # the PTF test's entropy values
-
-
-@pytest.fixture(scope="module")
-def build(tmp_path_factory) -> tuple[Path, Path]:
-    out = tmp_path_factory.mktemp("fabric-weights")
-    json_path, p4info_path = out / "fabric.json", out / "fabric.p4info.txtpb"
-    proc = subprocess.run(
-        [*compiler_command(), "--arch", "v1model", "-o", str(json_path),
-         "--p4runtime-files", str(p4info_path), str(FABRIC)],
-        capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    return json_path, p4info_path
 
 
 class FabricSwitch:
