@@ -1,5 +1,7 @@
 """Compile-time benchmark: wall time of ``p4sim-compile`` per program, and of
-``p4c-bm2-ss`` beside it when that is on PATH.
+``p4c-bm2-ss`` beside it: measured when it is on PATH, else the time recorded in
+``tests/real_toolchain/project/SUMMARY.tsv`` (a ``p4c_seconds`` column) where there is
+one, else "p4c: not recorded".
 
 Programs: every top-level ``p4src/*.p4``, the reference programs and the corpus.
 A program that fails to compile is reported and the run goes on. Programs slower than
@@ -33,6 +35,8 @@ from p4sim.reference import reference_dir
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE_P4 = reference_dir() / "p4"
 AIM_SECONDS = 0.3
+RECORDING_SUMMARY = REPO / "tests" / "real_toolchain" / "project" / "SUMMARY.tsv"
+NOT_RECORDED = "p4c: not recorded"
 TIMEOUT_SECONDS = 120.0
 
 
@@ -141,6 +145,29 @@ def measure(compiler: str, program: Path, repeat: int,
     return Outcome(best)
 
 
+def recorded_p4c_seconds(summary: Path = RECORDING_SUMMARY) -> dict[str, float]:
+    """Program stem -> p4c's compile time in the real-toolchain recording, for the rows
+    that have one (none when the recording has no ``p4c_seconds`` column)."""
+    if not summary.is_file():
+        return {}
+    lines = [line.split("\t") for line in summary.read_text().splitlines() if line]
+    if not lines or "p4c_seconds" not in lines[0]:
+        return {}
+    name_at, seconds_at = lines[0].index("name"), lines[0].index("p4c_seconds")
+    out: dict[str, float] = {}
+    for row in lines[1:]:
+        try:
+            out[row[name_at]] = float(row[seconds_at])
+        except (IndexError, ValueError):
+            continue  # "-" or a short row: not recorded for that program
+    return out
+
+
+def recorded_cell(program: Path, recorded: dict[str, float]) -> str:
+    seconds = recorded.get(program.stem)
+    return NOT_RECORDED if seconds is None else f"{seconds:7.3f} s (recorded)"
+
+
 def display_name(program: Path) -> str:
     try:
         return str(program.resolve().relative_to(REPO))
@@ -195,7 +222,8 @@ def run_table(args: argparse.Namespace, programs: list[Path], p4sim: str, p4c: s
         print(f"start-up floor (p4c-bm2-ss --help): {startup_floor(p4c, args.repeat).cell().strip()}")
     width = max(len(display_name(p)) for p in programs)
     header = f"{'program':<{width}}  {'p4sim-compile':<24}"
-    header += "  p4c-bm2-ss" if p4c else "  (p4c-bm2-ss not on PATH)"
+    recorded = {} if p4c else recorded_p4c_seconds()
+    header += "  p4c-bm2-ss" if p4c else "  p4c-bm2-ss (not on PATH: recorded times)"
     print(header)
     print("-" * len(header))
     failures = slow = 0
@@ -205,6 +233,8 @@ def run_table(args: argparse.Namespace, programs: list[Path], p4sim: str, p4c: s
         row = f"{display_name(program):<{width}}  {ours.cell():<24}"
         if p4c:
             row += f"  {measure(p4c, program, args.repeat).cell()}"
+        else:
+            row += f"  {recorded_cell(program, recorded)}"
         print(row, flush=True)
         failures += ours.error is not None
         if ours.seconds is not None and ours.seconds > AIM_SECONDS \

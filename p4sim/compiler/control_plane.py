@@ -143,6 +143,7 @@ class DigestInfo(Named):
 
     struct_name: str
     members: tuple[StructMemberInfo, ...]
+    is_header: bool = False   # digest<H> of a header type: type_spec.header, type_info.headers
 
 
 @dataclass(frozen=True)

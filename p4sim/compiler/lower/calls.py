@@ -11,11 +11,12 @@ from p4sim.compiler.lower import v1model
 from p4sim.compiler.lower.arguments import bind_arguments, pick_overload
 from p4sim.compiler.lower.context import ControlInstance, ExternObj, PacketRef, TableObj
 from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly
+from p4sim.compiler.lower.generics import bind_type_arguments
 from p4sim.compiler.lower.retval import REPORTS_PER_COPY, return_value_looks_unset
 from p4sim.compiler.lower.stack_index import has_call
 from p4sim.compiler.lower.storage import DynHeaderRef, FieldRef, HeaderRef, StackRef, UnionRef
 from p4sim.compiler.lower.values import Val, const_val
-from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, Scope
+from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, Scope, resolve_type
 from p4sim.compiler.semantic.types import BoolT, ExternT, HeaderT, IntT, StructT, TupleT, VoidT
 
 if TYPE_CHECKING:  # statements imports this module
@@ -54,11 +55,28 @@ def call_expression(call: ast.MethodCall, ex: ExprLowerer) -> Val:
         if isinstance(ref, TableObj) and name == "apply":
             raise CompileError(call.span, "a table can only be applied in a control's "
                                "apply block")
+        if isinstance(ref, ExternObj) and ref.kind == "Checksum16":
+            raise CompileError(call.span, "Checksum16 (deprecated) is not supported by "
+                               "this target: use verify_checksum / update_checksum")
+        if isinstance(ref, ExternObj) and _returns_value(ref, name):
+            raise CompileError(call.span, f"the value returned by '{ref.kind}.{name}()' "
+                               "cannot be used on this target: BMv2 primitives return "
+                               "nothing (pass an out parameter instead)")
     owner = _owner(ex, call.span)
     result = call_statement(call, owner)
     if result is None:
         raise CompileError(call.span, "this call returns no value")
     return result
+
+
+def _returns_value(obj: ExternObj, name: str) -> bool:
+    """Whether the program's own extern type declares ``name`` with a non-void result
+    (of v1model's, only the deprecated Checksum16.get returns a value)."""
+    decl = obj.info.get("extern_decl")
+    methods = [m for m in getattr(decl, "methods", ()) if m.name == name]
+    return bool(methods) and all(m.return_type is not None and
+                                 not isinstance(m.return_type, ast.VoidType)
+                                 for m in methods)
 
 
 def call_statement(call: ast.MethodCall, body: StatementLowerer) -> Val | None:
@@ -139,15 +157,19 @@ def _method(call: ast.MethodCall, base: Val, name: str, body: StatementLowerer) 
 # ---------------------------------------------------------------------- inlining
 def bind_parameters(params: tuple[ast.Parameter, ...], args: list[ast.Expression | None],
                     caller: StatementLowerer, scope: Scope, what: str,
-                    copy_out: list[tuple[Any, Val]] | None = None) -> None:
+                    copy_out: list[tuple[Any, Val]] | None = None,
+                    generic: bool = False) -> None:
     """Bind callee parameters to caller arguments in ``scope`` (copy-in by reference
     for lvalues, by value otherwise). With ``copy_out``, an lvalue passed to two
     out/inout parameters gets a temporary per parameter instead, as P4's copy-in /
     copy-out requires; the caller stores each (temporary, argument) pair back, in
-    parameter order, after the body."""
+    parameter order, after the body. ``generic``: parameter types are resolved in
+    ``scope``, where the callee's type parameters are bound."""
     aliased = _aliased_lvalues(params, args, caller) if copy_out is not None else set()
     for index, (p, arg) in enumerate(zip(params, args)):
-        ptype = caller.expr.resolve(p.type) if not _is_type_var(p.type, scope) else None
+        ptype = None if _is_type_var(p.type, scope) else \
+            resolve_type(p.type, scope, caller.expr.const_eval) if generic else \
+            caller.expr.resolve(p.type)
         if arg is None:
             continue
         if isinstance(ptype, ExternT):  # packet_in / packet_out and extern objects
@@ -245,9 +267,14 @@ def inline_function(decl: ast.FunctionDecl, decl_scope: Scope, call: ast.MethodC
                     body: StatementLowerer) -> Val | None:
     bound = bind_arguments(decl.params, call.args, f"function '{decl.name}'", call.span)
     scope = decl_scope.child()
+    generic = bool(decl.type_params)
+    if generic:
+        bind_type_arguments(decl, call, bound, body, scope)
     copy_out: list[tuple[Any, Val]] = []
-    bind_parameters(decl.params, bound, body, scope, f"function '{decl.name}'", copy_out)
-    rtype = body.expr.resolve(decl.return_type)
+    bind_parameters(decl.params, bound, body, scope, f"function '{decl.name}'", copy_out,
+                    generic)
+    rtype = resolve_type(decl.return_type, scope, body.expr.const_eval) if generic else \
+        body.expr.resolve(decl.return_type)
     dest = None
     if not isinstance(rtype, VoidT):
         dest = body.lw.layout.storage("retval", rtype, "retval")

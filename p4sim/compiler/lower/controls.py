@@ -17,6 +17,7 @@ from p4sim.compiler.lower import ir
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.calls import bind_parameters, call_expression
 from p4sim.compiler.lower.arguments import bind_arguments
+from p4sim.compiler.lower.aggregate_ternary import NeedsStatements
 from p4sim.compiler.lower.context import ControlInstance, Lowering, TableObj
 from p4sim.compiler.lower.desugar import switch_to_ifs
 from p4sim.compiler.lower.expressions import ExprLowerer
@@ -328,7 +329,10 @@ class ControlGraph:
                 link(_set_table_next(table, key), frag, returns, exits)
             return self._with_key_prelude(table, Fragment(table.name, exits, False))
         ex = ExprLowerer(scope, call_expression)
-        cond = ex.lower(s.cond)
+        try:
+            cond = ex.lower(s.cond)
+        except NeedsStatements:  # a header or struct '?:': computed by an action first
+            return self._if_with_apply(s, scope, returns)
         if not isinstance(cond.type, BoolT):
             raise CompileError(s.cond.span, "the condition of 'if' must be bool, not "
                                f"{cond.type.describe() if cond.type else 'this'}")

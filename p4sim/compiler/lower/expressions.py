@@ -11,6 +11,8 @@ from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.limits import MAX_WIDTH
 from p4sim.compiler.lower import jsonexpr as J
+from p4sim.compiler.lower.aggregate_ternary import AGGREGATE_TYPES, choose_aggregate
+from p4sim.compiler.lower.static_assert import is_static_assert, static_assert_value
 from p4sim.compiler.lower.storage import (
     DynFieldRef, DynHeaderRef, FieldRef, HeaderRef, ParamRef, StackRef, StructRef, UnionRef)
 from p4sim.compiler.lower.values import Val, const_val
@@ -19,7 +21,8 @@ from p4sim.compiler.semantic.scope import (
     ConstBinding, ErrorMemberBinding, Scope, TypeBinding, resolve_type)
 from p4sim.compiler.lower.equality import AGGREGATES, aggregate_equal
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StringT, StructT, TupleT, VarbitT)
+    BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StringT, StructT, TupleT, UnionT,
+    VarbitT)
 
 CallHook = Callable[[ast.MethodCall, "ExprLowerer"], Val]
 
@@ -35,11 +38,13 @@ class ReadOnly:
 
 
 class StackMember:
-    """``stack.next`` / ``stack.last`` before it is used (meaning depends on context)."""
+    """``stack.next`` / ``stack.last`` before it is used (meaning depends on context);
+    ``member``: a header of a union stack's next element (``stack.next.h``)."""
 
-    def __init__(self, stack: StackRef, which: str):
+    def __init__(self, stack: StackRef, which: str, member: str | None = None):
         self.stack = stack
         self.which = which
+        self.member = member
 
 
 class ExprLowerer:
@@ -180,6 +185,13 @@ class ExprLowerer:
 
     def member(self, base: Val, name: str, span: SourceSpan) -> Val:
         ref = base.ref
+        if isinstance(ref, StackMember) and ref.member is None and \
+                isinstance(ref.stack.type.element, UnionT):
+            ftype = ref.stack.type.element.field_type(name)
+            if ftype is None:
+                raise CompileError(span, f"header_union '{ref.stack.type.element.name}' "
+                                   f"has no member '{name}'")
+            return Val(ftype, None, ref=StackMember(ref.stack, ref.which, name))
         if isinstance(ref, TypeBinding) and isinstance(ref.type, EnumT):
             value = ref.type.value_of(name)
             if value is None:
@@ -445,7 +457,11 @@ class ExprLowerer:
         cond = self.lower(e.cond)
         if not isinstance(cond.type, BoolT):
             raise CompileError(e.cond.span, "the condition of '?:' must be bool")
+        owner = getattr(self, "owner", None)
+        start = len(owner.out) if owner is not None else 0
         then = self.lower(e.then)
+        if not cond.is_const and isinstance(then.type, AGGREGATE_TYPES):
+            return choose_aggregate(self, e, cond, then, start)
         other = self.lower(e.otherwise)
         if cond.is_const:
             return then if cond.const else other
@@ -540,6 +556,8 @@ class ExprLowerer:
         size = self._min_size(e)
         if size is not None:
             return size
+        if is_static_assert(e, self.scope):
+            return static_assert_value(e, self)
         if self.call_hook is None:
             raise CompileError(e.span, "a method call is not a compile-time constant")
         return self.call_hook(e, self)

@@ -17,8 +17,8 @@ from p4sim.compiler.lower.storage import (
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.values import Val
 from p4sim.compiler.semantic.types import (
-    AggregateT, BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StructT, VarbitT,
-    bit_width)
+    AggregateT, BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StructT, UnionT,
+    VarbitT, bit_width)
 
 if TYPE_CHECKING:  # statements imports this module (through calls)
     from p4sim.compiler.lower.statements import StatementLowerer
@@ -281,9 +281,12 @@ def digest(call: ast.MethodCall, args: list, body: StatementLowerer) -> None:
     else:  # digest(r, data): T is the type of data, as P4's type inference gives it
         data = ex.lower(args[1])
         t = data.type
-    if not isinstance(t, StructT):
+    if isinstance(t, HeaderT) and any(isinstance(f.type, VarbitT) for f in t.fields):
+        raise CompileError(call.span, f"the digest type '{t.name}' has a varbit field, "
+                           "which a digest cannot carry")
+    if not isinstance(t, (StructT, HeaderT)):
         raise CompileError(args[1].span if not call.type_args else call.span,
-                           "the digest type must be a struct" + (
+                           "the digest type must be a struct or a header" + (
                                "" if call.type_args else
                                f", not {t.describe() if t is not None else 'a list'}: "
                                "give the struct as digest<T>(...) or (T){...}"))
@@ -298,7 +301,8 @@ def digest(call: ast.MethodCall, args: list, body: StatementLowerer) -> None:
         lw.learn_lists[t.name] = lst
         lw.program.learn_lists.append(lst)
         lw.cp.digests.append(DigestInfo(t.name, t.name, tuple(
-            struct_member(lw.cp, f.name, f.type) for f in t.fields)))
+            struct_member(lw.cp, f.name, f.type) for f in t.fields),
+            is_header=isinstance(t, HeaderT)))
     ident = lw.learn_lists[t.name].id
     body.emit("generate_digest", [J.as_param(receiver.data(call.span, 32)), J.hexstr(ident)],
               call)
@@ -306,7 +310,7 @@ def digest(call: ast.MethodCall, args: list, body: StatementLowerer) -> None:
 
 def _scalar_count(t: P4Type) -> int:
     """How many scalar fields a (possibly nested) struct flattens to."""
-    if isinstance(t, StructT):
+    if isinstance(t, (StructT, HeaderT)):
         return sum(_scalar_count(f.type) for f in t.fields)
     return 1
 
@@ -380,7 +384,10 @@ def packet_method(call: ast.MethodCall, packet: PacketRef, name: str,
                                f"or 2, got {len(call.args)}")
         target = ex.lower(call.args[0].value)
         ref = target.ref
-        if isinstance(ref, StackMember) and ref.which == "next":
+        if isinstance(ref, StackMember) and ref.which == "next" and ref.member is not None:
+            param = {"type": "union_stack", "value": [ref.stack.name, ref.member]}
+        elif isinstance(ref, StackMember) and ref.which == "next" and \
+                not isinstance(ref.stack.type.element, UnionT):
             param = {"type": "stack", "value": ref.stack.name}
         elif isinstance(ref, HeaderRef):
             param = {"type": "regular", "value": ref.name}
@@ -393,7 +400,7 @@ def packet_method(call: ast.MethodCall, packet: PacketRef, name: str,
             body.out.append({"op": "extract_VL", "parameters": [
                 param, {"type": "expression", "value": length.data(call.span, 32)}]})
         else:
-            htype = ref.stack.type.element if isinstance(ref, StackMember) else ref.type
+            htype = target.type if isinstance(ref, StackMember) else ref.type
             assert isinstance(htype, AggregateT)  # a header (a stack's elements are headers)
             if any(isinstance(f.type, VarbitT) for f in htype.fields):
                 raise CompileError(call.span, "a header with a varbit field needs "

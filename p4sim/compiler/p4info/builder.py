@@ -324,8 +324,22 @@ class _Builder:
             return
         message = self.info.digests.add()
         self._preamble(message.preamble, IdPrefix.DIGEST, digest)
+        if digest.is_header:
+            message.type_spec.header.name = digest.struct_name
+            self._header_type(digest.struct_name, digest.members)
+            return
         message.type_spec.struct.name = digest.struct_name
         self._struct_type(digest.struct_name, digest.members)
+
+    def _header_type(self, name: str, members: Sequence[StructMemberInfo]) -> None:
+        """type_info.headers[name]: a header's fields are all bit strings."""
+        if name in self.info.type_info.headers:
+            return
+        header = self.info.type_info.headers[name]
+        for member in members:
+            out = header.members.add()
+            out.name = member.name
+            out.type_spec.bit.bitwidth = member.bitwidth
 
     def _struct_type(self, name: str, members: Sequence[StructMemberInfo]) -> None:
         """type_info.structs[name], and the structs its members are, once each."""

@@ -59,7 +59,7 @@ def test_mark_to_drop_with_a_named_argument_picks_the_one_parameter_overload(
 def test_digest_without_type_argument_needs_a_struct_typed_value(tmp_path: Path) -> None:
     with pytest.raises(CompileError) as err:
         compile_body(tmp_path, "        digest(1, hdr.h.a);")
-    assert err.value.message.startswith("the digest type must be a struct, not bit<8>")
+    assert err.value.message.startswith("the digest type must be a struct or a header, not bit<8>")
 
 
 def test_serializable_enum_converts_to_its_own_width_only(tmp_path: Path) -> None:

@@ -66,7 +66,8 @@ def test_presence_rules_match_protobuf() -> None:
 def test_schema_numbers_and_enums_agree_with_the_proto() -> None:
     proto_names = {"ActionParam": "Action.Param", "PacketMetadata":
                    "ControllerPacketMetadata.Metadata", "P4StructMember":
-                   "P4StructTypeSpec.Member", "P4SerializableEnumMember":
+                   "P4StructTypeSpec.Member", "P4HeaderMember": "P4HeaderTypeSpec.Member",
+                   "P4SerializableEnumMember":
                    "P4SerializableEnumTypeSpec.Member", "SdnString":
                    "P4NewTypeTranslation.SdnString"}
     pool = p4info_pb2.DESCRIPTOR.pool
