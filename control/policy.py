@@ -8,6 +8,13 @@ file is refused with every problem's field and reason. Format (TOML, or JSON)::
     [[spraying.groups]]              # per-destination override
     destination = "h2"               # host name
     mode = "round_robin"
+    [[spraying.classes]]             # per protocol class, beats the group's mode
+    protocol = "rocev2"              # uec | rocev2 | tcp | other_udp | other
+    mode = "ecmp"
+    partition = "tenant-a"           # optional: a partition's name or id (0 = shared);
+                                     # omitted = every partition
+    # Defaults: rocev2 and tcp ecmp (pinned per queue pair / flow), the others the
+    # group's mode. A partition without a vlan is only known on its members' switch.
 
     [[partitions]]
     id = 1                           # 1..255 (0 is the shared default partition)
@@ -64,6 +71,12 @@ from control.layers import DSCP_INT, DSCP_TRIMMABLE, DSCP_TRIMMED, INT_ALL_SUPPO
 from control.topology import MAX_PORT, Topology
 
 SPRAY_MODES = ("ecmp", "entropy", "round_robin")
+PROTOCOL_CLASSES = ("uec", "rocev2", "tcp", "other_udp", "other")
+# Never sprayed unless the policy says so: reordering breaks RoCEv2 QPs and TCP.
+CLASS_DEFAULTS = {"rocev2": "ecmp", "tcp": "ecmp"}
+# (partition id, or None for every partition; protocol class): the key of a class mode.
+ClassKey = tuple[int | None, str]
+PartitionId = int  # spelt so inside Policy, whose field ``int`` shadows the type
 
 
 @dataclass(frozen=True)
@@ -140,9 +153,17 @@ class Policy:
     trim: Thresholds = Thresholds()
     trim_classes: tuple[TrimClass, ...] = ()
     credit: CreditPolicy = CreditPolicy()
+    spray_classes: dict[ClassKey, str] = field(default_factory=dict)
 
     def spray_mode(self, destination: str) -> str:
         return self.spray_by_destination.get(destination, self.spray_default)
+
+    def class_mode(self, partition: PartitionId, protocol: str) -> str | None:
+        """The mode for ``protocol`` in ``partition``; None leaves it to the group's."""
+        for key in ((partition, protocol), (None, protocol)):
+            if key in self.spray_classes:
+                return self.spray_classes[key]
+        return CLASS_DEFAULTS.get(protocol)
 
 
 def empty_policy() -> Policy:
@@ -156,11 +177,11 @@ def load_policy(path: str, topo: Topology) -> Policy:
     problems = ProblemList(path)
     top = Reader(load_document(path), "", problems)
     context = _Context(topo, problems)
-    spray_default, by_dest = _read_spraying(top, context)
     partitions = tuple(p for p in (_read_partition(Reader(t, f"partitions[{i}]", problems), context)
                                    for i, t in enumerate(top.table_list("partitions", required=False)))
                        if p is not None)
     _check_partitions(partitions, problems)
+    spray_default, by_dest, spray_classes = _read_spraying(top, context, partitions)
     int_policy = _read_int(_sub(top, "int"), context)
     ecn = _read_thresholds(_sub(top, "ecn"), context)
     trim_reader = _sub(top, "trim")
@@ -171,7 +192,8 @@ def load_policy(path: str, topo: Topology) -> Policy:
     credit = _read_credit(_sub(top, "credit"))
     top.reject_unknown()
     problems.raise_if_any()
-    return Policy(spray_default, by_dest, partitions, int_policy, ecn, trim, classes, credit)
+    return Policy(spray_default, by_dest, partitions, int_policy, ecn, trim, classes, credit,
+                  spray_classes)
 
 
 @dataclass
@@ -202,7 +224,8 @@ def _sub(top: Reader, name: str) -> Reader:
     return Reader(raw if raw is not None else {}, name, top.problems)
 
 
-def _read_spraying(top: Reader, ctx: _Context) -> tuple[str, dict[str, str]]:
+def _read_spraying(top: Reader, ctx: _Context, partitions: tuple[Partition, ...]
+                   ) -> tuple[str, dict[str, str], dict[ClassKey, str]]:
     r = _sub(top, "spraying")
     default = r.choice("default", SPRAY_MODES, required=False, default="ecmp") or "ecmp"
     by_dest: dict[str, str] = {}
@@ -218,8 +241,38 @@ def _read_spraying(top: Reader, ctx: _Context) -> tuple[str, dict[str, str]]:
             ctx.problems.add(f"spraying.groups[{i}].destination", f"{dest!r} is given twice")
         elif dest is not None and mode is not None:
             by_dest[dest] = mode
+    classes: dict[ClassKey, str] = {}
+    for i, t in enumerate(r.table_list("classes", required=False)):
+        c = Reader(t, f"spraying.classes[{i}]", ctx.problems)
+        protocol = c.choice("protocol", PROTOCOL_CLASSES)
+        mode = c.choice("mode", SPRAY_MODES)
+        found, partition = _partition_ref(c, partitions)
+        c.reject_unknown()
+        if protocol is None or mode is None or not found:
+            continue
+        if (partition, protocol) in classes:
+            ctx.problems.add(f"spraying.classes[{i}]", f"{protocol!r} in "
+                             f"{'every partition' if partition is None else f'partition {partition}'}"
+                             " is given twice")
+        classes[(partition, protocol)] = mode
     r.reject_unknown()
-    return default, by_dest
+    return default, by_dest, classes
+
+
+def _partition_ref(r: Reader, partitions: tuple[Partition, ...]) -> tuple[bool, int | None]:
+    """(valid, id) of the optional ``partition`` field: a partition's name or id, 0 the
+    shared partition; absent = (True, None), every partition."""
+    value = r.raw("partition", required=False)
+    if value is None:
+        return True, None
+    for part in partitions:
+        if value in (part.name, part.id) and not isinstance(value, bool):
+            return True, part.id
+    if value == 0 and not isinstance(value, bool):
+        return True, 0
+    r.problems.add(f"{r.where}.partition", f"{value!r} is not the name or id of a partition "
+                   "(0 is the shared one)")
+    return False, None
 
 
 def _read_partition(r: Reader, ctx: _Context) -> Partition | None:

@@ -11,6 +11,7 @@ from fabric_base import FabricTest
 ROUTES = "FabricIngress.routing.routes"
 NEXT_HOPS = "FabricIngress.routing.next_hops"
 MODES = "FabricIngress.routing.multipath_modes"
+CLASS_MODES = "FabricIngress.routing.multipath_class_modes"
 SELECTOR = "FabricIngress.routing.multipath_selector"
 FORWARD = "FabricIngress.routing.forward"
 SET_GROUP = "FabricIngress.routing.set_group"
@@ -88,3 +89,14 @@ def route_to_group(test: FabricTest, prefix: str, group: int, weights: dict[int,
     test.insert_to_group(NEXT_HOPS, group, {"group_id": group})
     if mode_action is not None:
         test.insert(MODES, f"FabricIngress.routing.{mode_action}", {"group_id": group})
+
+
+# protocol_class values of CLASS_MODES (define.p4's MP_CLASS_*).
+CLASS_UEC, CLASS_ROCEV2, CLASS_TCP, CLASS_OTHER_UDP = 1, 2, 3, 4
+
+
+def set_class_mode(test: FabricTest, partition: int, protocol_class: int, mode_action: str) -> None:
+    """Packets of ``protocol_class`` in ``partition`` use ``mode_action`` whatever their
+    group's mode."""
+    test.insert(CLASS_MODES, f"FabricIngress.routing.{mode_action}",
+                {"partition": partition, "protocol_class": protocol_class})

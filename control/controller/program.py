@@ -26,6 +26,11 @@ REPORT_SRC_PORT = 40000
 PORT_SPACE = 512           # v1model ports are 9 bits
 MAX_WEIGHT = 16            # copies of one next hop in a group
 MODE_ACTIONS = {"ecmp": "use_ecmp", "entropy": "use_entropy", "round_robin": "use_round_robin"}
+# protocol_class of multipath_class_modes (define.p4's MP_CLASS_*), per policy protocol.
+MP_CLASS_OTHER, MP_CLASS_UEC, MP_CLASS_ROCEV2, MP_CLASS_TCP, MP_CLASS_OTHER_UDP = 0, 1, 2, 3, 4
+PROTOCOL_CLASS_IDS = {"other": MP_CLASS_OTHER, "uec": MP_CLASS_UEC, "rocev2": MP_CLASS_ROCEV2,
+                      "tcp": MP_CLASS_TCP, "other_udp": MP_CLASS_OTHER_UDP}
+CLASS_MODES_TABLE = "FabricIngress.routing.multipath_class_modes"
 DEFAULT_WEIGHT = 1
 
 # (switch, destination name, egress port) -> member weight; absent = DEFAULT_WEIGHT
@@ -92,6 +97,7 @@ def switch_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Rou
     weights = weights or {}
     mine = [r for r in routes if r.switch == switch]
     items = _route_items(names, plan, switch, mine, weights)
+    items += class_mode_items(names, plan.policy)
     items += _partition_items(names, plan, switch)
     items += _threshold_items(names, plan, switch)
     items += _credit_items(names, plan, switch)
@@ -137,6 +143,22 @@ def _route_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Rou
             items.append(item(STAGE_ROUTE, table_entry=names.table_entry(
                 "FabricIngress.routing.routes", {"partition": partition, "ipv4_dst": f"{dest.ip}/32"},
                 "FabricIngress.routing.set_group", {"group": gid})))
+    return items
+
+
+def class_mode_items(names: P4Names, policy: Policy) -> list[Item]:
+    """multipath_class_modes entries for the classes the policy names, on every switch
+    (untagged traffic from fabric links is partition 0). The defaults need none: without
+    an entry the pipeline pins RoCEv2 and TCP and gives UEC the group's mode."""
+    items: list[Item] = []
+    for partition in [0] + [p.id for p in policy.partitions]:
+        for protocol, class_id in PROTOCOL_CLASS_IDS.items():
+            named = {(partition, protocol), (None, protocol)} & policy.spray_classes.keys()
+            mode = policy.class_mode(partition, protocol)
+            if named and mode is not None:
+                items.append(item(STAGE_TABLE, table_entry=names.table_entry(
+                    CLASS_MODES_TABLE, {"partition": partition, "protocol_class": class_id},
+                    f"FabricIngress.routing.{MODE_ACTIONS[mode]}")))
     return items
 
 

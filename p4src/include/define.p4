@@ -33,10 +33,19 @@ const bit<5> PDS_TYPE_RUD_CC_REQ = 13;
 const bit<5> PDS_TYPE_ROD_CC_REQ = 14;
 const bit<4> PDS_CTL_CREDIT = 7;
 
-// Multipath modes, chosen per group.
+// Multipath modes, chosen per (partition, protocol class), else per group.
 const bit<2> MP_MODE_ECMP = 0;
 const bit<2> MP_MODE_ENTROPY = 1;
 const bit<2> MP_MODE_ROUND_ROBIN = 2;
+
+// RoCEv2 over UDP; its entropy (one per queue pair) is the UDP source port.
+const l4_port_t UDP_PORT_ROCEV2 = 4791;
+// Protocol classes keying multipath_class_modes (control/controller/program.py).
+const bit<3> MP_CLASS_OTHER = 0;
+const bit<3> MP_CLASS_UEC = 1;
+const bit<3> MP_CLASS_ROCEV2 = 2;
+const bit<3> MP_CLASS_TCP = 3;
+const bit<3> MP_CLASS_OTHER_UDP = 4;
 
 // Reasons carried in the packet_in header.
 const bit<8> PUNT_REASON_ACL = 1;

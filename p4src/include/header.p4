@@ -188,6 +188,7 @@ struct fabric_metadata_t {
     // Multipath.
     group_id_t     group_id;
     bit<2>         mp_mode;
+    bit<3>         mp_class;         // MP_CLASS_*: what the packet carries
     bit<16>        mp_select;
     // Congestion state observed on a port by earlier packets.
     queue_depth_t  observed_depth;

@@ -8,6 +8,8 @@
 #define ROUTES_SIZE 4096
 #define GROUP_COUNT 1024
 #define NEXT_HOPS_SIZE 1024
+// (partition, protocol class) multipath overrides: five classes per partition.
+#define MP_CLASS_MODES_SIZE 1280
 #define SELECTOR_MEMBERS 1024
 #define MEMBER_COUNTERS 4096
 #define PUNT_RULES_SIZE 256

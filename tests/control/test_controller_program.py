@@ -274,3 +274,49 @@ def test_a_member_is_congested_by_any_queue_on_its_forced_path():
     policy = WeightPolicy(clear_weight=4, congested_weight=1)
     assert path_weights(paths, {(4, 2): True}, policy) == {3: 4, 4: 1}  # spine2's downlink
     assert path_weights(paths, {(2, 1): True}, policy) == {3: 4, 4: 4}  # shared last hop: no shift
+
+
+CLASS_MODES = "FabricIngress.routing.multipath_class_modes"
+
+
+def class_entries(names: P4Names, fp: FabricPlan, routes, switch: str) -> dict[tuple[int, int], str]:
+    return {(t[1]["partition"], t[1]["protocol_class"]): t[2].rsplit(".", 1)[1]
+            for t in decoded(names, switch_items(names, fp, switch, routes), "table_entry")
+            if t[0] == CLASS_MODES}
+
+
+def test_shipped_policy_needs_no_class_entries(names):
+    """The defaults (RoCEv2 and TCP pinned, UEC the group's mode) are the pipeline's own."""
+    fp, routes = fabric("leaf_spine")
+    assert class_entries(names, fp, routes, "leaf1") == {}
+
+
+def test_class_modes_reach_every_switch_and_partition(names, tmp_path):
+    policy_file = tmp_path / "policy.toml"
+    policy_file.write_text("""
+[spraying]
+default = "entropy"
+[[spraying.classes]]
+protocol = "uec"
+mode = "round_robin"
+[[spraying.classes]]
+protocol = "rocev2"
+mode = "round_robin"
+partition = "tenant-a"
+[[partitions]]
+id = 1
+name = "tenant-a"
+members = ["h1", "h3"]
+[[partitions]]
+id = 2
+name = "tenant-b"
+members = ["h2", "h4"]
+""")
+    topo = load_topology(str(ROOT / "topologies/leaf_spine.toml"))
+    fp = FabricPlan(topo, load_policy(str(policy_file), topo))
+    routes = compute_routes(topo, destinations=fp.destinations)
+    uec, rocev2 = 1, 2   # define.p4's MP_CLASS_UEC, MP_CLASS_ROCEV2
+    expected = {(0, uec): "use_round_robin", (1, uec): "use_round_robin", (2, uec): "use_round_robin",
+                (1, rocev2): "use_round_robin"}
+    for switch in ("leaf1", "spine1"):
+        assert class_entries(names, fp, routes, switch) == expected

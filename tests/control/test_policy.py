@@ -1,5 +1,6 @@
 """Policy files: good files load into typed values, bad files are refused with every
 problem located (file, field, reason) before anything is programmed."""
+import re
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,77 @@ def test_int_collector_must_be_the_topologys(tmp_path):
 def test_syntax_error_is_refused(tmp_path, topo):
     with pytest.raises(ConfigError, match="syntax"):
         load_policy(write(tmp_path, "[spraying\n"), topo)
+
+
+def test_class_modes_default_to_pinning_rocev2_and_tcp(topo):
+    policy = load_policy(str(ROOT / "topologies/leaf_spine.policy.toml"), topo)
+    assert policy.class_mode(0, "rocev2") == "ecmp" and policy.class_mode(1, "tcp") == "ecmp"
+    assert policy.class_mode(0, "uec") is None       # the group's mode: the spraying default
+    assert policy.class_mode(2, "other_udp") is None and policy.class_mode(2, "other") is None
+
+
+def test_class_modes_per_partition_beat_every_partition(tmp_path, topo):
+    policy = load_policy(write(tmp_path, """
+[[spraying.classes]]
+protocol = "uec"
+mode = "round_robin"
+[[spraying.classes]]
+protocol = "rocev2"
+mode = "entropy"
+partition = "a"
+[[spraying.classes]]
+protocol = "uec"
+mode = "ecmp"
+partition = 0
+[[partitions]]
+id = 3
+name = "a"
+members = ["h1"]
+"""), topo)
+    assert policy.spray_classes == {(None, "uec"): "round_robin", (3, "rocev2"): "entropy",
+                                    (0, "uec"): "ecmp"}
+    assert policy.class_mode(3, "uec") == "round_robin" and policy.class_mode(0, "uec") == "ecmp"
+    assert policy.class_mode(3, "rocev2") == "entropy" and policy.class_mode(0, "rocev2") == "ecmp"
+
+
+def test_class_mode_problems_are_located(tmp_path, topo):
+    path = write(tmp_path, """
+[[spraying.classes]]
+protocol = "quic"
+mode = "ecmp"
+[[spraying.classes]]
+protocol = "tcp"
+mode = "spray"
+[[spraying.classes]]
+protocol = "rocev2"
+mode = "ecmp"
+partition = "nobody"
+[[spraying.classes]]
+protocol = "tcp"
+mode = "ecmp"
+[[spraying.classes]]
+protocol = "tcp"
+mode = "round_robin"
+[[spraying.classes]]
+protocol = "uec"
+mode = "ecmp"
+prio = 1
+""")
+    with pytest.raises(ConfigError) as info:
+        load_policy(path, topo)
+    fields = {field for field, _ in info.value.problems}
+    assert fields == {"spraying.classes[0].protocol", "spraying.classes[1].mode",
+                      "spraying.classes[2].partition", "spraying.classes[4]",
+                      "spraying.classes[5].prio"}
+    text = str(info.value)
+    assert "'quic' is not one of uec, rocev2, tcp, other_udp, other" in text
+    assert "'nobody' is not the name or id of a partition" in text
+    assert "'tcp' in every partition is given twice" in text
+
+
+def test_commented_class_example_of_the_shipped_policy_loads(tmp_path, topo):
+    """The example in leaf_spine.policy.toml, uncommented, is a valid policy."""
+    text = (ROOT / "topologies/leaf_spine.policy.toml").read_text()
+    example = re.compile(r"^# (?=\[\[spraying\.classes\]\]|protocol =|mode =|partition =)", re.M)
+    policy = load_policy(write(tmp_path, example.sub("", text)), topo)
+    assert policy.spray_classes == {(None, "uec"): "round_robin", (1, "rocev2"): "ecmp"}

@@ -59,6 +59,11 @@ PYTHON: dict[str, str | tuple[str, ...]] = {
                               "control.collector.scapy_decode.INT_REPORT_FIXED_BYTES"),
     "REPORT_LATENCY_STEP": "control.controller.int_report_mode.LATENCY_STEP_US",
     "REPORT_QUEUE_STEP": "control.controller.int_report_mode.QUEUE_STEP_PACKETS",
+    "MP_CLASS_OTHER": "control.controller.program.MP_CLASS_OTHER",
+    "MP_CLASS_UEC": "control.controller.program.MP_CLASS_UEC",
+    "MP_CLASS_ROCEV2": "control.controller.program.MP_CLASS_ROCEV2",
+    "MP_CLASS_TCP": "control.controller.program.MP_CLASS_TCP",
+    "MP_CLASS_OTHER_UDP": "control.controller.program.MP_CLASS_OTHER_UDP",
 }
 
 # P4 name -> why Python has no counterpart.
@@ -71,6 +76,7 @@ P4_ONLY: dict[str, str] = {
     "INSTANCE_EGRESS_CLONE": "v1model instance type, seen only inside the pipeline",
     "FIELD_LIST_INT_REPORT": "v1model field-list index, seen only inside the pipeline",
     "METER_RED": "v1model meter colour, seen only inside the pipeline",
+    "UDP_PORT_ROCEV2": "the controller names RoCEv2 by protocol class, never by port",
 }
 
 

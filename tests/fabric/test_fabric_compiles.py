@@ -20,6 +20,7 @@ TABLES = {
     "FabricIngress.packet_io.punt_rules",
     "FabricIngress.routing.routes",
     "FabricIngress.routing.multipath_modes",
+    "FabricIngress.routing.multipath_class_modes",
     "FabricIngress.routing.next_hops",
     "FabricIngress.credit_marking.credit_bands",
     "FabricIngress.trimming.trim_thresholds",

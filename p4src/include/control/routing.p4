@@ -1,4 +1,5 @@
-// IPv4 routing per partition, with per-group multipath modes on an action selector.
+// IPv4 routing per partition, with multipath modes per (partition, protocol class)
+// or per group, on an action selector.
 #ifndef FABRIC_ROUTING_P4
 #define FABRIC_ROUTING_P4
 
@@ -51,6 +52,20 @@ control Routing(inout headers_t hdr,
         size = GROUP_COUNT;
     }
 
+    /* Per (partition, protocol class) overrides of the group's mode, so that
+       e.g. UEC sprays while RoCEv2 stays pinned per queue pair. No entry: the
+       group's mode, except that RoCEv2 and TCP always use the 5-tuple hash
+       (ECMP), so only an explicit entry ever reorders them. */
+    table multipath_class_modes {
+        key = {
+            meta.partition: exact @name("partition");
+            meta.mp_class:  exact @name("protocol_class");
+        }
+        actions = { use_ecmp; use_entropy; use_round_robin; @defaultonly NoAction; }
+        default_action = NoAction();
+        size = MP_CLASS_MODES_SIZE;
+    }
+
     action forward(port_num_t port, mac_addr_t src_mac, mac_addr_t dst_mac,
                    bit<32> member_index) {
         std_meta.egress_spec = port;
@@ -82,13 +97,32 @@ control Routing(inout headers_t hdr,
             meta.dropped = true;
             ttl_expired.count((bit<32>) meta.partition);
         } else if (routes.apply().hit) {
-            multipath_modes.apply();
+            if (hdr.udp.isValid()) {
+                if (hdr.udp.dst_port == UDP_PORT_UEC) {
+                    meta.mp_class = MP_CLASS_UEC;
+                } else if (hdr.udp.dst_port == UDP_PORT_ROCEV2) {
+                    meta.mp_class = MP_CLASS_ROCEV2;
+                } else {
+                    meta.mp_class = MP_CLASS_OTHER_UDP;
+                }
+            } else if (hdr.tcp.isValid()) {
+                meta.mp_class = MP_CLASS_TCP;
+            } else {
+                meta.mp_class = MP_CLASS_OTHER;
+            }
+            if (!multipath_class_modes.apply().hit) {
+                multipath_modes.apply();
+                // A group's mode never moves a queue pair or a TCP flow.
+                if (meta.mp_class == MP_CLASS_ROCEV2 || meta.mp_class == MP_CLASS_TCP) {
+                    meta.mp_mode = MP_MODE_ECMP;
+                }
+            }
             if (meta.mp_mode == MP_MODE_ROUND_ROBIN) {
                 round_robin_next.read(meta.mp_select, (bit<32>) meta.group_id);
                 round_robin_next.write((bit<32>) meta.group_id, meta.mp_select + 1);
-            } else if (meta.mp_mode == MP_MODE_ENTROPY && hdr.udp.isValid()
-                       && hdr.udp.dst_port == UDP_PORT_UEC) {
-                // The UDP source port is the UEC entropy value.
+            } else if (meta.mp_mode == MP_MODE_ENTROPY
+                       && (meta.mp_class == MP_CLASS_UEC || meta.mp_class == MP_CLASS_ROCEV2)) {
+                // The UDP source port is the entropy of UEC (the EV) and RoCEv2.
                 hash(meta.mp_select, HashAlgorithm.crc16, 16w0,
                      { hdr.udp.src_port }, 32w65536);
             } else {
