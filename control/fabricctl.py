@@ -22,6 +22,7 @@ from control.controller.fabric import FabricController, RepairEvent
 from control.controller.int_dscp import IntDscpError, check_int_dscp
 from control.controller.link_watch import OperstateWatcher, read_operstate
 from control.controller.weights import WeightPolicy
+from control.controller.weights import WeightPolicy
 from control.errors import ConfigError
 from control.launch_check import file_problems
 from control.controller.tables import show_counters, show_groups, show_int, show_routes
@@ -67,7 +68,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="switch port -> interface name, watched for link state ('' = off)")
     run.add_argument("--watch-interval", type=float, default=0.02)
     run.add_argument("--health-interval", type=float, default=0.2)
-    run.add_argument("--adaptive-interval", type=float, default=1.0)
+    run.add_argument("--adaptive-interval", type=float, default=WeightPolicy.poll_s,
+                     help="seconds between adaptive-weight steps (at most %.0f)" % WeightPolicy.max_poll_s)
     run.add_argument("--congested-above", type=float, default=WeightPolicy.high)
     run.add_argument("--clear-below", type=float, default=WeightPolicy.low)
     return parser

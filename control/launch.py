@@ -238,7 +238,8 @@ class FabricNetwork:
 
     def __init__(self, topology: str | Path | Topology, *, tag: str | None = None,
                  switch_binary: str | None = None, log_dir: str | Path | None = None,
-                 switch_args: tuple[str, ...] = (), ready_timeout: float = READY_TIMEOUT) -> None:
+                 switch_args: tuple[str, ...] = (), ready_timeout: float = READY_TIMEOUT,
+                 common_clock: bool = False) -> None:
         if isinstance(topology, Topology):
             self.topology, self.topology_path = topology, None
         else:
@@ -250,6 +251,11 @@ class FabricNetwork:
             _error(ENVIRONMENT, tag_problems(self.tag))) if error])
         self.switch_binary = switch_binary or default_switch_binary()
         self.cli = default_cli_binary(self.switch_binary)
+        # p4sim-switch --common-clock: hop timestamps comparable across switches (BMv2 has none).
+        self.common_clock = common_clock
+        if common_clock and Path(self.switch_binary).name.startswith("simple_switch"):
+            raise_all([ConfigError(ENVIRONMENT, [(
+                "common_clock", f"{self.switch_binary} has no common clock: a p4sim-switch extension")])])
         self._own_log_dir = log_dir is None
         self.log_dir = Path(log_dir or tempfile.mkdtemp(prefix=f"{self.tag}-logs-"))
         self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -360,8 +366,9 @@ class FabricNetwork:
         interfaces = [arg for port in sorted(self.topology.all_ports(switch.name))
                       for arg in ("-i", f"{port}@{interface_name(switch.name, port)}")]
         thrift = [] if self.cli is None else ["--thrift-port", str(self._thrift_ports[switch.name])]
+        clock = ["--common-clock"] if self.common_clock else []
         return [self.switch_binary, "--no-p4", "--device-id", str(switch.device_id),
-                *thrift, *interfaces,
+                *thrift, *interfaces, *clock,
                 *self.switch_args, "--", "--grpc-server-addr", switch.grpc,
                 "--cpu-port", str(switch.cpu_port), "--priority-queues", str(PRIORITY_QUEUES)]
 
@@ -662,11 +669,12 @@ def _collector_endpoint(topology: Topology) -> Endpoint | None:
 
 def plan_launch(topology: str | Path, *, policy: str | Path | None = None,
                 collector_db: str | Path | None = None, tag: str | None = None,
-                switch_binary: str | None = None) -> FabricNetwork:
+                switch_binary: str | None = None, common_clock: bool = False) -> FabricNetwork:
     """A FabricNetwork, not yet entered, once every input the launch will use has been
     checked (topology, policy, build outputs, collector database, the machine); else a
     ConfigError naming every problem's file, field and reason. Changes nothing."""
-    net = FabricNetwork(topology, tag=tag, switch_binary=switch_binary)  # topology checks
+    net = FabricNetwork(topology, tag=tag, switch_binary=switch_binary,  # topology checks
+                        common_clock=common_clock)
     try:
         errors = _policy_problems(net, str(policy)) if policy is not None else []
         if collector_db is not None:
@@ -719,10 +727,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", help="run fabricctl with this policy once the switches listen")
     parser.add_argument("--collector-db", help="run the collector, storing reports in this SQLite file")
     parser.add_argument("--tag", help="namespace name prefix (default ln<pid>)")
+    parser.add_argument("--common-clock", action="store_true",
+                        help="p4sim-switch only: INT timestamps from one host clock, comparable "
+                             "across switches (default: each switch's own start, as BMv2)")
     args = parser.parse_args(argv)
     try:  # every input checked before anything is created; the same message as fabricctl
         planned = plan_launch(args.topology, policy=args.policy, collector_db=args.collector_db,
-                              tag=args.tag)
+                              tag=args.tag, common_clock=args.common_clock)
     except ConfigError as exc:
         print(exc.render(), file=sys.stderr)
         return 2

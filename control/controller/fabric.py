@@ -12,14 +12,14 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from p4.config.v1 import p4info_pb2
 
 from control.controller.agent import SwitchAgent
 from control.controller.program import FabricPlan, Weights, switch_items
-from control.controller.weights import (PortKey, WeightPolicy, next_congestion, path_weights,
-                                        recent_occupancy)
+from control.controller.weights import (CongestionTracker, LatestOccupancy, Measurement, PortKey,
+                                        WeightPolicy, path_weights)
 from control.p4rt.entities import P4Names, load_p4info
 from control.policy import Policy
 from control.routing import NextHop, Route, compute_routes
@@ -58,7 +58,8 @@ class FabricController:
         self._down: set[tuple[str, int]] = set()
         self._weights: dict[tuple[str, str, int], int] = {}
         self._congestion: dict[tuple[int, int], bool] = {}
-        self._routes: list[Route] = []
+        self._tracker = CongestionTracker(self.weight_policy)
+        self._routes: list[Route] = compute_routes(topo, frozenset(), self.plan.destinations)
         self.repairs: list[RepairEvent] = []
         self.restores: list[tuple[str, float]] = []  # (switch, seconds from loss to restored)
         self._on_restore = on_restore
@@ -170,11 +171,13 @@ class FabricController:
         return event
 
     # ------------------------------------------------------------------ adaptive spraying
-    def adapt(self, occupancy: dict[tuple[int, int], float]) -> bool:
-        """One step of the adaptive policy from (node, egress port) -> mean queue
-        occupancy; returns True if any weight changed (and was pushed)."""
+    def adapt(self, occupancy: Mapping[PortKey, Measurement], now: float | None = None) -> bool:
+        """One step of the adaptive policy from (node, egress port) -> current queue
+        occupancy (or PortSample) at ``now`` (time.monotonic() if not given); returns
+        True if any weight changed (and was pushed)."""
         with self._lock:
-            self._congestion = next_congestion(self._congestion, occupancy, self.weight_policy)
+            when = time.monotonic() if now is None else now
+            self._congestion = self._tracker.step(occupancy, when)
             weights: dict[tuple[str, str, int], int] = {}
             by_key = {(r.switch, r.host.name): r for r in self._routes}
             for route in self._routes:
@@ -190,11 +193,19 @@ class FabricController:
             log.info("adaptive spraying: new weights %s", _describe_weights(weights))
             return True
 
-    def start_adaptive(self, db_path: str, interval: float = 1.0) -> None:
-        """Run ``adapt`` every ``interval`` seconds from the collector's store."""
+    def start_adaptive(self, db_path: str, interval: float | None = None) -> None:
+        """Run ``adapt`` every ``interval`` seconds (the policy's poll_s if not given,
+        at most its max_poll_s: the poll bounds the reaction time) from each port's
+        latest report in the collector's store."""
+        policy = self.weight_policy
+        period = min(policy.poll_s if interval is None else interval, policy.max_poll_s)
+        if interval is not None and interval > policy.max_poll_s:
+            log.warning("adaptive interval %.2f s capped at %.2f s", interval, policy.max_poll_s)
+        reader = LatestOccupancy(db_path)
+
         def loop() -> None:
-            while not self._stop.wait(interval):
-                self.adapt(recent_occupancy(db_path, self.weight_policy.window_s))
+            while not self._stop.wait(period):
+                self.adapt(reader.read())
         self._start_thread(loop, "adaptive-spraying")
 
     def _start_thread(self, target, name: str) -> None:

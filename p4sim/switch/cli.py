@@ -160,6 +160,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="p4sim extension: egress queue rate (default unlimited)")
     x.add_argument("--no-grpc", action="store_true",
                    help="p4sim extension: do not start the P4Runtime server")
+    x.add_argument("--common-clock", action="store_true",
+                   help="p4sim extension: ingress/egress global timestamps are microseconds "
+                        "of the host's CLOCK_MONOTONIC (since boot), shared by every switch "
+                        "on the host, so hop timestamps compare across switches (default: "
+                        "since this switch started, as BMv2)")
     return parser
 
 
@@ -288,7 +293,7 @@ def _serve(options: argparse.Namespace) -> int:
                     cpu_port=options.cpu_port, priority_queues=options.priority_queues,
                     queue_depth=options.queue_depth, queue_rate=options.queue_rate,
                     pcap_dir=options.pcap, dump_packet_data=options.dump_packet_data,
-                    drop_port=options.drop_port)
+                    drop_port=options.drop_port, common_clock=options.common_clock)
     if program is not None:
         switch.load_program(program)
     # The program's closures and tables are long-lived: keep the cyclic garbage

@@ -55,7 +55,7 @@ class Switch:
                  cpu_port: int | None = None, priority_queues: int = 1,
                  queue_depth: int = 64, queue_rate: float | None = None,
                  pcap_dir: str | None = None, dump_packet_data: int = 0,
-                 drop_port: int = DROP_PORT) -> None:
+                 drop_port: int = DROP_PORT, common_clock: bool = False) -> None:
         self.device_id = device_id
         self.drop_port = drop_port   # egress_spec that drops (simple_switch's --drop-port)
         self.ports: dict[int, str] = dict(ports or {})
@@ -85,7 +85,9 @@ class Switch:
         self._sleeping = False
         self._stopping = False
         self._thread: threading.Thread | None = None
-        self._clock_origin_ns = time.monotonic_ns()
+        # BMv2 counts from its own start; common_clock (a p4sim extension) counts from
+        # the host's boot (CLOCK_MONOTONIC), the same origin for every switch on it.
+        self._clock_origin_ns = 0 if common_clock else time.monotonic_ns()
 
     # -- program -------------------------------------------------------------------------
     def load_program(self, json_obj: dict | None) -> None:
@@ -212,7 +214,8 @@ class Switch:
 
     # -- V1ModelHost -------------------------------------------------------------------------
     def now_ns(self) -> int:
-        """Nanoseconds since the switch was created (timestamps start at 0, as BMv2)."""
+        """Nanoseconds since the switch was created (timestamps start at 0, as BMv2),
+        or with common_clock since the host booted (comparable across switches)."""
         return time.monotonic_ns() - self._clock_origin_ns
 
     def transmit(self, port: int, data: bytes) -> None:

@@ -282,11 +282,12 @@ def test_fabricctl_refuses_a_bad_policy_before_touching_switches(tmp_path, capsy
 def test_adaptive_step_shifts_weight_off_a_congested_uplink(fabric):
     fab, controller = fabric
     gid = controller.plan.group_id("h2")
-    assert controller.adapt({(1, 2): 50.0, (1, 3): 0.0})
+    assert controller.adapt({(1, 2): 50.0, (1, 3): 0.0}, now=0.0)
     assert controller.wait_ready(10)
     assert port_weights(fab, "leaf1", gid) == {2: 1, 3: 4}
-    assert not controller.adapt({(1, 2): 10.0})  # between the thresholds: no change
-    assert controller.adapt({(1, 2): 1.0})
+    assert not controller.adapt({(1, 2): 10.0}, now=1.0)  # between the thresholds: no change
+    assert not controller.adapt({(1, 2): 1.0}, now=2.0)   # below: clears after the hold time
+    assert controller.adapt({(1, 2): 1.0}, now=2.0 + controller.weight_policy.hold_s)
     assert controller.wait_ready(10)
     assert port_weights(fab, "leaf1", gid) == {2: 4, 3: 4}
 
