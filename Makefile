@@ -21,7 +21,7 @@ PROGRAMS := $(basename $(notdir $(wildcard p4src/*.p4)))
 P4_DEPS  := $(shell find p4src/include -name '*.p4' 2>/dev/null)
 OUTPUTS  := $(foreach p,$(PROGRAMS),build/$(p).json build/$(p).p4info.txtpb)
 
-.PHONY: all install build test test-unit test-ptf run bench check clean evidence soak lab
+.PHONY: all install build test test-unit test-ptf run bench check clean evidence soak lab demo
 
 all: build
 
@@ -60,7 +60,11 @@ lab: $(STAMP)
 soak: $(STAMP) build
 	MAKE="$(MAKE)" tests/soak.sh
 
+# The leaf-spine experiment (EXPERIMENT=full for the whole matrix); `make demo`: one switch.
 run: $(STAMP) build
+	$(PY) -m control.experiment
+
+demo: $(STAMP) build
 	$(PY) -m control.demo
 
 bench: $(STAMP) build

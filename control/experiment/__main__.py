@@ -1,0 +1,38 @@
+"""python -m control.experiment [--full] [--out DIR] (root): the leaf-spine experiment.
+
+EXPERIMENT=full in the environment is the same as --full (the Makefile passes it on).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from control.experiment.plan import default_plan, full_plan
+from control.experiment.runner import run_experiment
+from control.launch import ROOT
+from p4sim.netns import can_run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m control.experiment",
+                                     description="spraying, credits, trimming and INT on a "
+                                                 "rate-limited leaf-spine fabric")
+    parser.add_argument("--full", action="store_true", default=os.environ.get("EXPERIMENT") == "full",
+                        help="the full matrix (also EXPERIMENT=full)")
+    parser.add_argument("--out", type=Path, default=ROOT / "build/experiment",
+                        help="output directory (default build/experiment)")
+    args = parser.parse_args(argv)
+    if not can_run():
+        print("control.experiment: needs root and `ip netns`", file=sys.stderr)
+        return 1
+    if not (ROOT / "build/fabric.json").exists():
+        print("control.experiment: build/fabric.json missing; run `make build`", file=sys.stderr)
+        return 1
+    outcome = run_experiment(full_plan() if args.full else default_plan(), args.out)
+    return 0 if outcome.rows else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""report.html and its PNGs: spine-link load per mode, FCT CDFs, incast goodput with
+and without credits and trimming, and per-hop latency / queue depth from the INT
+reports each fabric's collector stored.
+
+Figures are drawn on matplotlib Figure objects with the Agg canvas, like
+control/collector/plots.py (whose per-node INT plot is reused here): no pyplot state.
+"""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Mapping
+
+from matplotlib.figure import Figure
+
+from control.collector.plots import _save, plot_node
+from control.collector.store import Store
+from control.experiment.metrics import Row
+from control.experiment.plan import Plan
+from control.experiment.table import HEADER, format_row, format_table
+
+FIGSIZE = (10.0, 5.0)
+
+
+def _by_workload(rows: list[Row]) -> dict[str, list[Row]]:
+    groups: dict[str, list[Row]] = {}
+    for row in rows:
+        groups.setdefault(row.workload, []).append(row)
+    return groups
+
+
+def plot_link_load(rows: list[Row], path: Path) -> Path:
+    """Packets per directed leaf-spine link, one panel per workload, a bar per mode."""
+    groups = _by_workload(rows)
+    figure = Figure(figsize=(FIGSIZE[0], 3.2 * max(1, len(groups))), layout="constrained")
+    axes = figure.subplots(max(1, len(groups)), 1, squeeze=False)[:, 0]
+    for ax, (workload, mine) in zip(axes, groups.items()):
+        links = sorted({link for row in mine for link in row.link_packets})
+        width = 0.8 / max(1, len(mine))
+        for i, row in enumerate(mine):
+            ax.bar([x + i * width for x in range(len(links))],
+                   [row.link_packets.get(link, 0) for link in links], width, label=row.mode)
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(links))], links, fontsize="small")
+        ax.set_ylabel("packets sent")
+        ax.set_title(f"{workload}: load on each leaf-spine link")
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.legend(fontsize="small")
+    return _save(figure, path)
+
+
+def plot_fct_cdf(rows: list[Row], path: Path) -> Path:
+    """Flow completion time CDF per mode, one panel per workload."""
+    groups = _by_workload(rows)
+    figure = Figure(figsize=(FIGSIZE[0], 3.2 * max(1, len(groups))), layout="constrained")
+    axes = figure.subplots(max(1, len(groups)), 1, squeeze=False)[:, 0]
+    for ax, (workload, mine) in zip(axes, groups.items()):
+        for row in mine:
+            if row.fcts:
+                xs = sorted(row.fcts)
+                ax.step(xs, [(i + 1) / len(xs) for i in range(len(xs))], where="post",
+                        marker=".", label=f"{row.mode} ({row.completed}/{row.flows})")
+        ax.set_xlabel("flow completion time (s)")
+        ax.set_ylabel("fraction of flows")
+        ax.set_ylim(0, 1.05)
+        ax.set_title(f"{workload}: FCT CDF")
+        ax.grid(True, alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize="small")
+    return _save(figure, path)
+
+
+def plot_incast(rows: list[Row], path: Path) -> Path:
+    """Incast goodput per setting (credit on/off, trimming on/off), with trims and drops."""
+    mine = [row for row in rows if row.workload.startswith("incast")]
+    figure = Figure(figsize=FIGSIZE, layout="constrained")
+    ax = figure.subplots()
+    bars = ax.bar(range(len(mine)), [row.goodput_mbps for row in mine], 0.6)
+    for bar, row in zip(bars, mine):
+        ax.annotate(f"{row.completed}/{row.flows} done\n{row.trims} trims, {row.drops} drops",
+                    (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
+                    va="bottom", fontsize="small")
+    ax.set_xticks(range(len(mine)), [row.mode for row in mine], fontsize="small", rotation=15)
+    ax.set_ylabel("goodput (Mb/s, all flows)")
+    ax.margins(y=0.2)   # room for the annotations under the title
+    ax.set_title("3:1 incast: goodput with and without credits and trimming")
+    ax.grid(True, axis="y", alpha=0.3)
+    if not mine:
+        ax.text(0.5, 0.5, "no incast in this run", ha="center", va="center",
+                transform=ax.transAxes)
+    return _save(figure, path)
+
+
+def plot_int(dbs: dict[str, Path], out: Path, names: Mapping[int, str]) -> list[tuple[str, Path]]:
+    """Per fabric setting, the INT per-hop latency and queue depth at the busiest node
+    (most hops reported; the incast receiver's leaf when there is an incast)."""
+    written = []
+    for index, (label, db) in enumerate(dbs.items()):
+        if not db.exists():
+            continue
+        store = Store(str(db))
+        try:
+            summaries = store.hop_summaries()
+            if not summaries:
+                continue
+            busiest = max(summaries, key=lambda s: (s.max_queue, s.samples)).node_id
+            path = plot_node(store, busiest, out / f"int-{index}.png", names, window=None)
+            written.append((label, path))
+        finally:
+            store.close()
+    return written
+
+
+def write_report(rows: list[Row], dbs: dict[str, Path], out: Path, plan: Plan,
+                 names: Mapping[int, str]) -> Path:
+    """Every PNG, then report.html referencing them (relative paths); ``names``: INT
+    node id -> switch name."""
+    figures = [("Spine-link load per mode", plot_link_load(rows, out / "link-load.png")),
+               ("Flow completion times", plot_fct_cdf(rows, out / "fct-cdf.png")),
+               ("Incast goodput, credits and trimming", plot_incast(rows, out / "incast.png"))]
+    figures += [(f"INT per-hop latency and queue depth: {label}", path)
+                for label, path in plot_int(dbs, out, names)]
+    caption = format_table(rows, plan).splitlines()[0]
+    body = [f"<h1>p4sim leaf-spine experiment</h1><p>{html.escape(caption)}</p>",
+            "<pre>" + html.escape("\n".join([HEADER, *(format_row(r) for r in rows)])) + "</pre>",
+            "<p>spine pps: packets per second sent on the leaf-spine links the data crosses "
+            "(max and mean over those links); max/mean 1.00 = evenly spread. Drops: data "
+            "packets sent but never arrived; trims: packets the switches cut to headers.</p>"]
+    body += [f"<h2>{html.escape(title)}</h2><img src=\"{path.name}\" alt=\"{html.escape(title)}\">"
+             for title, path in figures]
+    report = out / "report.html"
+    report.write_text("<!doctype html><html><head><meta charset=\"utf-8\"><title>p4sim "
+                      "experiment</title></head><body>" + "\n".join(body) + "</body></html>\n")
+    return report

@@ -1,0 +1,146 @@
+"""Run a plan: one fabric per setting (shaped leaf_spine, collector, controller), its
+steps in turn, a row per step; then the table and the report.
+
+Incast steps run last on their fabric because they slow the receiver's last hop: on
+p4sim with the switch's own egress queue rate (the queue builds in the switch, where
+trimming, ECN and INT see it), on simple_switch_grpc, which cannot change queues at
+run time, with tc on that port (no in-switch queue there, so no trims at that hop).
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from control.experiment.fabric import snapshot, write_policy, write_topology
+from control.experiment.flows import run_flows
+from control.experiment.metrics import Row, failed_row, make_row
+from control.experiment.plan import Plan, Setting, Step
+from control.experiment.report import write_report
+from control.experiment.table import format_table
+from control.errors import ConfigError
+from control.launch import FabricNetwork, LaunchError, start_collector, start_controller
+from control.topology import load_topology
+
+
+@dataclass
+class Outcome:
+    rows: list[Row]
+    report: Path
+    elapsed_s: float
+    int_dbs: dict[str, Path] = field(default_factory=dict)
+
+
+class Progress:
+    """One line per step on ``stream``: which of how many, and the time so far."""
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total, self.done, self.stream = total, 0, stream
+        self.started = time.monotonic()
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def step(self, what: str) -> None:
+        self.done += 1
+        print(f"[{self.done}/{self.total} {self.elapsed():5.0f} s] {what}", file=self.stream,
+              flush=True)
+
+    def note(self, what: str) -> None:
+        print(f"[{self.done}/{self.total} {self.elapsed():5.0f} s] {what}", file=self.stream,
+              flush=True)
+
+
+def ordered_steps(plan: Plan) -> list[Step]:
+    """Steps grouped by setting (one launch each), incasts last within a setting."""
+    return [step for setting in plan.settings()
+            for step in sorted((s for s in plan.steps if s.setting == setting),
+                               key=lambda s: s.workload.incast)]
+
+
+def run_experiment(plan: Plan, out_dir: Path | str, *, stream: TextIO = sys.stderr) -> Outcome:
+    """Run every step of ``plan``; write report.html and its PNGs into ``out_dir``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    work = out / "work"
+    work.mkdir(exist_ok=True)
+    topology = write_topology(work / "leaf_spine.toml", plan.link_pps)
+    steps = ordered_steps(plan)
+    progress = Progress(len(steps), stream)
+    rows: list[Row] = []
+    dbs: dict[str, Path] = {}
+    for index, setting in enumerate(plan.settings()):
+        mine = [s for s in steps if s.setting == setting]
+        db = out / f"int-{index}-{setting.mode}{'' if setting.trim else '-notrim'}.sqlite"
+        db.unlink(missing_ok=True)
+        progress.note(f"launching leaf_spine for {setting.label}")
+        done: list[Row] = []
+        try:
+            _run_setting(plan, setting, mine, topology, db, work / f"s{index}", progress, done)
+            dbs[setting.label] = db
+        except (LaunchError, ConfigError, OSError, subprocess.SubprocessError) as exc:
+            # the fabric itself failed: its remaining steps are rows marked incomplete
+            for step in mine[len(done):]:
+                progress.step(f"{step.workload.name}, {step.label}: skipped")
+                done.append(failed_row(step.workload.name, step.label, len(step.workload.flows),
+                                       f"fabric: {_first_line(exc)}"))
+        rows += done
+    order = list(dict.fromkeys(s.workload.name for s in plan.steps))
+    rows.sort(key=lambda r: order.index(r.workload))
+    names = {s.node_id: s.name for s in load_topology(str(topology)).switches}
+    report = write_report(rows, dbs, out, plan, names)
+    elapsed = progress.elapsed()
+    print(format_table(rows, plan), flush=True)
+    print(f"experiment: {len(rows)} steps in {elapsed:.0f} s; report: {report}", flush=True)
+    return Outcome(rows, report, elapsed, dbs)
+
+
+def _run_setting(plan: Plan, setting: Setting, steps: list[Step], topology: Path, db: Path,
+                 work: Path, progress: Progress, rows: list[Row]) -> None:
+    """Append a row per step to ``rows`` as each finishes."""
+    work.mkdir(parents=True, exist_ok=True)
+    policy = write_policy(work / "policy.toml", setting)
+    with FabricNetwork(topology, tag=f"ex{os.getpid()}-{work.name}", log_dir=work / "logs") as net:
+        collector = start_collector(net, db)
+        start_controller(net, policy)
+        bottleneck_set = False
+        for number, step in enumerate(steps):
+            if step.workload.incast and not bottleneck_set:
+                _slow_last_hop(net, step.workload.flows[0][1], plan.bottleneck_pps)
+                bottleneck_set = True
+            rows.append(_run_step(net, plan, step, work / f"step{number}"))
+            row = rows[-1]
+            progress.step(f"{step.workload.name}, {step.label}: {row.completed}/{row.flows} "
+                          f"flows" + (f" ({row.error})" if row.error else ""))
+        collector.stop()
+
+
+def _run_step(net: FabricNetwork, plan: Plan, step: Step, work: Path) -> Row:
+    ev_mode = "pin" if step.setting.mode == "ecmp" else "spray"
+    try:
+        before = snapshot(net)
+        result = run_flows(net, step.workload.flows, step.bytes_per_flow, credit=step.credit,
+                           ev_mode=ev_mode, timeout=plan.flow_timeout_s, work=work)
+        after = snapshot(net)
+    except (LaunchError, OSError, ValueError, subprocess.SubprocessError) as exc:
+        return failed_row(step.workload.name, step.label, len(step.workload.flows),
+                          _first_line(exc))
+    return make_row(step.workload.name, step.label, net.topology, step.workload.flows,
+                    before, after, result)
+
+
+def _slow_last_hop(net: FabricNetwork, receiver: str, pps: float) -> None:
+    endpoint = net.endpoints[receiver]
+    try:
+        net.set_queue_rate(endpoint.switch, endpoint.port, pps)
+    except LaunchError:     # simple_switch_grpc: no run-time queue rate; tc instead
+        net.set_link_rate(endpoint.switch, endpoint.port, pps)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
