@@ -62,7 +62,8 @@ def _by_ports(samples: list[HopSample]) -> dict[tuple[int | None, int | None], l
     return groups
 
 
-def _save(figure: Figure, path: Path) -> Path:
+def save_figure(figure: Figure, path: Path) -> Path:
+    """Write a figure as PNG with the Agg canvas (headless), creating the folder."""
     path.parent.mkdir(parents=True, exist_ok=True)
     FigureCanvasAgg(figure)
     figure.savefig(path, dpi=DPI, format="png")
@@ -97,7 +98,7 @@ def plot_node(store: Store, node_id: int, path: Path | str,
             ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
         else:
             ax.text(0.5, 0.5, "no samples", ha="center", va="center", transform=ax.transAxes)
-    return _save(figure, Path(path))
+    return save_figure(figure, Path(path))
 
 
 def plot_paths(store: Store, path: Path | str, names: Mapping[int, str] | None = None,
@@ -123,7 +124,7 @@ def plot_paths(store: Store, path: Path | str, names: Mapping[int, str] | None =
     ax.grid(True, axis="x", alpha=0.3)
     if not counts:
         ax.text(0.5, 0.5, "no reports", ha="center", va="center", transform=ax.transAxes)
-    return _save(figure, Path(path))
+    return save_figure(figure, Path(path))
 
 
 def write_plots(store: Store, directory: Path | str, names: Mapping[int, str] | None = None,

@@ -13,7 +13,7 @@ from typing import Mapping
 
 from matplotlib.figure import Figure
 
-from control.collector.plots import _save, plot_node
+from control.collector.plots import plot_node, save_figure
 from control.collector.store import Store
 from control.experiment.metrics import Row
 from control.experiment.plan import Plan
@@ -45,7 +45,7 @@ def plot_link_load(rows: list[Row], path: Path) -> Path:
         ax.set_title(f"{workload}: load on each leaf-spine link")
         ax.grid(True, axis="y", alpha=0.3)
         ax.legend(fontsize="small")
-    return _save(figure, path)
+    return save_figure(figure, path)
 
 
 def plot_fct_cdf(rows: list[Row], path: Path) -> Path:
@@ -66,7 +66,7 @@ def plot_fct_cdf(rows: list[Row], path: Path) -> Path:
         ax.grid(True, alpha=0.3)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize="small")
-    return _save(figure, path)
+    return save_figure(figure, path)
 
 
 def plot_incast(rows: list[Row], path: Path) -> Path:
@@ -87,7 +87,7 @@ def plot_incast(rows: list[Row], path: Path) -> Path:
     if not mine:
         ax.text(0.5, 0.5, "no incast in this run", ha="center", va="center",
                 transform=ax.transAxes)
-    return _save(figure, path)
+    return save_figure(figure, path)
 
 
 def plot_int(dbs: dict[str, Path], out: Path, names: Mapping[int, str]) -> list[tuple[str, Path]]:
