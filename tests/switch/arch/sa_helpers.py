@@ -6,6 +6,7 @@ import copy
 import json
 import struct
 import threading
+import time
 from collections import defaultdict
 
 from p4sim.switch.runtime_api import ExactParam
@@ -47,6 +48,17 @@ class Collector:
         with self._lock:
             self.digests.append((name, values))
 
+    def count(self, port: int) -> int:
+        with self._lock:
+            return len(self.by_port.get(port, ()))
+
+    def wait_count(self, port: int, count: int, timeout: float = 10.0) -> int:
+        """Frames seen on ``port`` once there are ``count`` (or at the deadline)."""
+        deadline = time.monotonic() + timeout
+        while self.count(port) < count and time.monotonic() < deadline:
+            time.sleep(0.001)  # polling a condition, with a deadline
+        return self.count(port)
+
     def take(self) -> dict[int, list[bytes]]:
         """Frames seen since the last take(), per port."""
         with self._lock:
@@ -60,8 +72,57 @@ class Collector:
 PROBE = bytes.fromhex("000000000001" "000000000002" "88B5" "0000") + b"\xAA" * 16
 
 
-def probe_switch(**kwargs) -> Switch:
+class StepClock:
+    """A switch clock (nanoseconds) that moves only when the test calls ``advance``.
+
+    The dataplane thread runs ingress and the queues' departures interleaved, on the
+    wall clock: with real time, a burst "injected before start()" is not all queued
+    before the first departure when the machine is loaded (the thread is preempted
+    for longer than a slot between two ingresses), so a later probe finds an idle
+    queue. On this clock the whole burst is queued at one instant and each departure
+    happens when the test moves time to its slot: depths and delays are exact."""
+
+    def __init__(self, start_ns: int = 1_000_000_000) -> None:
+        self._lock = threading.Lock()
+        self._now = start_ns
+        self.reads = 0
+
+    def __call__(self) -> int:
+        with self._lock:
+            self.reads += 1
+            return self._now
+
+    def advance(self, ns: int) -> None:
+        with self._lock:
+            self._now += ns
+
+
+def use_clock(sw: Switch, clock: StepClock) -> None:
+    """Make ``clock`` the switch's time; before load_program (the pipeline keeps the
+    clock it was built with)."""
+    sw.now_ns = clock  # type: ignore[method-assign]
+
+
+def wait_ingressed(sw: Switch, clock: StepClock, port: int, count: int,
+                   timeout: float = 10.0) -> None:
+    """Until ``count`` frames entered ingress on ``port`` and the dataplane is done with
+    them, while some packet waits in a queue: the loop reads the clock at least once
+    per ingress and twice per round while it waits for a departure (next departure,
+    then drain), so several reads after the last arrival mean it was queued or sent."""
+    deadline = time.monotonic() + timeout
+    while sw.stats.rx[port] < count:
+        assert time.monotonic() < deadline, f"{sw.stats.rx[port]} of {count} frames ingressed"
+        time.sleep(0.001)  # polling a condition, with a deadline
+    reads = clock.reads + 6
+    while clock.reads < reads:
+        assert time.monotonic() < deadline, "the dataplane loop did not come round"
+        time.sleep(0.001)  # polling a condition, with a deadline
+
+
+def probe_switch(clock: StepClock | None = None, **kwargs) -> Switch:
     sw = Switch(**kwargs)
+    if clock is not None:
+        use_clock(sw, clock)
     sw.load_program(reference_json("stack_and_queues"))
     configure_probe_tables(sw)
     return sw

@@ -121,15 +121,20 @@ def test_queue_held_at_known_rate_shows_depth_and_delay():
                         args=["7"])
             client.call("set_queue_rate", pps=100, port=2)     # one packet per 10 ms
             sender, receiver = ns.host_socket(1), ns.host_socket(2)
+            sent_at = time.monotonic()
             for _ in range(10):
                 sender.send(PROBE)
             frames = receive(receiver, 10, 10)
+            window_us = (time.monotonic() - sent_at) * 1e6
         assert len(frames) == 10
         hops = [hop_of(f) for f in frames]
         assert [h[2] for h in hops] == [0, 8, 7, 6, 5, 4, 3, 2, 1, 0]
         latencies = [h[3] for h in hops]
+        # Never before its slot; never longer than the frame was in the test's hands
+        # (a stalled switch process sends late: on a loaded machine by 100 ms and more,
+        # so no fixed allowance holds).
         for i, latency in enumerate(latencies):
-            assert 10_000 * i - 2_000 <= latency <= 10_000 * i + 50_000, latencies
+            assert 10_000 * i - 2_000 <= latency <= window_us, (latencies, window_us)
         assert switch.terminate()[0] == 0
 
 
