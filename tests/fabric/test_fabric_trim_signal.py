@@ -3,11 +3,17 @@ meeting a deep data queue is trimmed onto the priority queue, and trimming stops
 the data queue has drained (the depth signal counts neither trimmed packets nor the
 depth a packet met at enqueue, which would stay stale while every packet is trimmed:
 recording enq_qdepth from every packet, as the fabric once did, trimmed every later
-packet on the idle port)."""
+packet on the idle port).
+
+The switch runs on a step clock (tests/switch/arch/sa_helpers.py): on the wall clock,
+whether the burst is all in before the second departure records its depth depends on
+how fast the machine is, so the test would trim nothing on a fast machine and pass on a
+loaded one. Here each departure happens when the test moves time to its slot."""
 from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -17,12 +23,14 @@ from scapy.layers.l2 import Ether
 from control.layers import DSCP_TRIMMABLE, DSCP_TRIMMED, UDP_PORT_UEC, UecRequest
 from p4sim.switch.runtime_api import ExactParam, LpmParam
 from p4sim.switch.switch import Switch
+from tests.switch.arch.sa_helpers import StepClock, use_clock, wait_ingressed
 
 FABRIC_JSON = Path(__file__).resolve().parents[2] / "build/fabric.json"
 ROUTER_MAC, HOST_MAC = 0x00AA00000001, 0x000000000002
 THRESHOLD = 5
 TRIM_LENGTH = 64
-QUEUE_RATE = 100  # packets/s on port 2: 10 ms a packet, slower than p4sim's ingress
+QUEUE_RATE = 100  # packets/s on port 2: one departure per 10 ms slot of the step clock
+SLOT_NS = 1_000_000_000 // QUEUE_RATE
 
 
 class Outputs:
@@ -44,6 +52,17 @@ class Outputs:
             assert self._cond.wait_for(lambda: len(self.frames) >= count, timeout), \
                 f"{len(self.frames)} of {count} frames out of port 2 within {timeout} s"
 
+    def release(self, clock: StepClock, count: int, timeout: float = 30.0) -> None:
+        """Move time on slot by slot until ``count`` frames left port 2."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while len(self.frames) < count:
+                assert time.monotonic() < deadline, \
+                    f"{len(self.frames)} of {count} frames out of port 2 within {timeout} s"
+                clock.advance(SLOT_NS)
+                seen = len(self.frames)
+                self._cond.wait_for(lambda: len(self.frames) > seen, 0.2)
+
 
 def data(psn: int) -> bytes:
     return bytes(Ether(src="00:00:00:00:00:01", dst="00:aa:00:00:00:01")
@@ -60,10 +79,16 @@ def psn_and_trimmed(frame: bytes) -> tuple[int, bool]:
 
 
 @pytest.fixture
-def switch():
+def clock() -> StepClock:
+    return StepClock()
+
+
+@pytest.fixture
+def switch(clock):
     if not FABRIC_JSON.exists():
         pytest.fail(f"{FABRIC_JSON} is missing: run `make build` first")
     sw = Switch(priority_queues=8)
+    use_clock(sw, clock)
     sw.load_program(json.loads(FABRIC_JSON.read_text()))
     rt = sw.runtime
     member = rt.action_profiles["FabricIngress.routing.multipath_selector"].add_member(
@@ -80,12 +105,20 @@ def switch():
         yield sw
 
 
-def test_deep_data_queue_trims_and_trimming_stops_once_it_drains(switch):
+def test_deep_data_queue_trims_and_trimming_stops_once_it_drains(switch, clock):
     out = Outputs(switch)
-    burst = 60   # arrives faster than port 2 drains: a backlog builds in its data queue
-    for psn in range(burst):
+    first, departed, burst = 20, 7, 60
+    # A backlog in port 2's data queue, and departures that record how deep it is (by
+    # either measure: 13 left behind the 7th, 6 ahead of it when it arrived).
+    for psn in range(first):
         switch.inject(1, data(psn))
-    out.wait_for(burst)
+    wait_ingressed(switch, clock, 1, first)
+    out.release(clock, departed)
+    # The rest of the burst meets that depth.
+    for psn in range(first, burst):
+        switch.inject(1, data(psn))
+    wait_ingressed(switch, clock, 1, burst)
+    out.release(clock, burst)
     assert switch.wait_idle(20)
     seen = [psn_and_trimmed(f) for f in out.frames]
     assert sorted(psn for psn, _ in seen) == list(range(burst))
@@ -104,17 +137,17 @@ def test_deep_data_queue_trims_and_trimming_stops_once_it_drains(switch):
     for psn in range(100, 105):
         count = len(out.frames)
         switch.inject(1, data(psn))
-        out.wait_for(count + 1)
+        out.release(clock, count + 1)
         assert psn_and_trimmed(out.frames[-1]) == (psn, False), "trimming did not stop"
     counts = switch.runtime.counters["FabricIngress.trimming.trimmed_packets"]
     assert counts.read(2)[1] == len(trimmed)
 
 
-def test_trimming_waits_for_the_queue_not_for_time(switch):
+def test_trimming_waits_for_the_queue_not_for_time(switch, clock):
     """No backlog, no trimming: a burst sent slower than the queue drains stays whole."""
     out = Outputs(switch)
     for psn in range(10):
         count = len(out.frames)
         switch.inject(1, data(psn))
-        out.wait_for(count + 1)
+        out.release(clock, count + 1)
     assert [cut for _, cut in map(psn_and_trimmed, out.frames)] == [False] * 10
