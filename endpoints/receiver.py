@@ -26,7 +26,7 @@ from control.layers import CTL_CREDIT, UDP_PORT_UEC
 from .credit_budget import CreditBudget
 from .protocol import ReorderBuffer
 from .rawsock import RawUdpSocket
-from .rx_flow import ReceiverFlow
+from .rx_flow import ACK_CAUSES, ReceiverFlow
 from .summary import TransferSummary, goodput
 from .wire import Flow, Received, UecWire, is_close, is_credit_request
 
@@ -147,7 +147,7 @@ class Receiver:
                 self._on_data(flow, packet, now)
         elif is_credit_request(packet):
             self.budget.request(key, packet.pds.credit)
-            flow.ack_now = True
+            flow.want_ack("request")
         elif is_close(packet):
             self._on_close(flow, packet)
 
@@ -173,6 +173,8 @@ class Receiver:
             flow.first_arrival = now
         if pds.retrans:
             counts["retransmissions"] += 1
+        if pds.ackreq:
+            counts["ack_requests"] += 1
         if packet.ce:
             counts["ecn_marked"] += 1
             flow.ce_pending = True
@@ -189,7 +191,7 @@ class Receiver:
             counts["trimmed"] += 1
             if flow.buffer.has(index):      # a trimmed copy of one we hold: ack it
                 counts["trimmed_duplicates"] += 1
-                flow.ack_now = True
+                flow.want_ack("reorder")
                 return
             self._send(flow, self._wire.nack_packet(flow.flow, flow.control_entropy(),
                                                     pds.psn))
@@ -199,8 +201,10 @@ class Receiver:
         status = flow.accept(index, packet.payload, now)
         if status != "beyond":
             flow.trigger = (index, bool(pds.retrans))
-        flow.schedule_ack(now, urgent=bool(pds.ackreq or pds.retrans) or status != "new",
-                          ack_every=self.config.ack_every, delay=self.config.ack_delay)
+        urgent = "reorder" if status != "new" else \
+            "sender" if pds.ackreq or pds.retrans else None
+        flow.schedule_ack(now, urgent=urgent, ack_every=self.config.ack_every,
+                          delay=self.config.ack_delay)
 
     def _on_close(self, flow: ReceiverFlow, packet: Received) -> None:
         end = flow.index(packet.pds.psn)
@@ -213,7 +217,7 @@ class Receiver:
                 self._closed += 1
                 self.budget.remove(flow.key)
         else:
-            flow.ack_now = True
+            flow.want_ack("close")
 
     # -------------------------------------------------------------- replies
     def _send_ack(self, flow: ReceiverFlow) -> None:
@@ -249,10 +253,12 @@ class Receiver:
             complete=complete, packets=total("packets"), trimmed=total("trimmed"),
             ecn_marked=total("ecn_marked"), duplicates=total("duplicates"),
             trimmed_duplicates=total("trimmed_duplicates"),
-            control_packets=total("control_packets"), credits=total("credits"),
+            ack_requests=total("ack_requests"), control_packets=total("control_packets"), credits=total("credits"),
             credit_bytes=total("credit_bytes"), peer=only.peer if only else "",
             pdcid=only.pdcid if only else 0, credit_window=int(self.budget.window),
             window_decreases=self.budget.decreases,
+            acks_by_cause={cause: sum(s.acks_by_cause.get(cause, 0) for s in per_flow)
+                           for cause in ACK_CAUSES},
             flows=[s.to_dict() for s in per_flow])
 
 

@@ -17,6 +17,11 @@ from .summary import TransferSummary, goodput
 from .wire import Flow
 
 EV_LOW = 49152
+ACK_CAUSES = ("count", "sender", "reorder", "request", "close", "credit", "timer")
+"""Why an ACK_CC went out: ``ack_every`` packets arrived; the sender asked (ack-request
+flag, a retransmission); a duplicate or out-of-window packet (or a trimmed copy of one
+held); a stalled sender's credit request; a CLOSE with data still missing; a credit
+grant alone; the ACK timer alone."""
 MAX_ACK_DELAY = 0.02
 """Longest an ACK waits for more packets, seconds (well under the sender's 0.1 s
 minimum retransmission timeout)."""
@@ -38,11 +43,14 @@ class ReceiverFlow:
         self.last_delivery: float | None = None
         self.counts = {"retransmissions": 0, "nacks": 0, "trimmed": 0, "ecn_marked": 0,
                        "packets": 0, "credits": 0, "credit_bytes": 0, "duplicates": 0,
-                       "trimmed_duplicates": 0, "control_packets": 0}
+                       "trimmed_duplicates": 0, "control_packets": 0,
+                       "ack_requests": 0}
         # What the next ACK says.
         self.unacked = 0
         self.ack_due: float | None = None
         self.ack_now = False
+        self.ack_cause: str | None = None     # why ack_now was set first
+        self.acks_by_cause = dict.fromkeys(ACK_CAUSES, 0)
         self.ce_pending = False
         self.credit_pending = 0
         self.trigger: tuple[int, bool] | None = None    # (index, was a retransmission)
@@ -80,18 +88,27 @@ class ReceiverFlow:
             self.counts["duplicates"] += 1
         return status
 
-    def schedule_ack(self, now: float, *, urgent: bool, ack_every: int, delay: float) -> None:
+    def want_ack(self, cause: str) -> None:
+        """An ACK must go out at the next reply, for ``cause`` (one of ACK_CAUSES)."""
+        self.ack_now = True
+        if self.ack_cause is None:
+            self.ack_cause = cause
+
+    def schedule_ack(self, now: float, *, urgent: str | None, ack_every: int,
+                     delay: float) -> None:
         """Notes one more packet to ACK. The timer waits ``delay``, or for a slow flow
         (a share of a congested link) as long as half of ``ack_every`` packets take
         to arrive, up to MAX_ACK_DELAY: else each of its packets would time out an
-        ACK of its own."""
+        ACK of its own. ``urgent``: the cause of an ACK wanted at once, if any."""
         if self._last_arrival is not None:
             gap = now - self._last_arrival
             self._gap = gap if self._gap is None else 0.875 * self._gap + 0.125 * gap
         self._last_arrival = now
         self.unacked += 1
-        if urgent or self.unacked >= ack_every:
-            self.ack_now = True
+        if urgent is not None:
+            self.want_ack(urgent)
+        elif self.unacked >= ack_every:
+            self.want_ack("count")
         elif self.ack_due is None:
             spaced = (self._gap or 0.0) * ack_every / 2
             self.ack_due = now + max(delay, min(spaced, MAX_ACK_DELAY))
@@ -122,6 +139,9 @@ class ReceiverFlow:
 
     def acked(self) -> None:
         """An ACK with the flow's state (and its pending credit) went out."""
+        cause = self.ack_cause or ("credit" if self.credit_pending else "timer")
+        self.acks_by_cause[cause] += 1
+        self.ack_cause = None
         self.unacked = 0
         self.ack_due = None
         self.ack_now = False
@@ -147,4 +167,6 @@ class ReceiverFlow:
             trimmed=counts["trimmed"], ecn_marked=counts["ecn_marked"],
             credits=counts["credits"], credit_bytes=counts["credit_bytes"],
             duplicates=counts["duplicates"], trimmed_duplicates=counts["trimmed_duplicates"],
-            control_packets=counts["control_packets"], peer=src, pdcid=pdcid)
+            control_packets=counts["control_packets"], ack_requests=counts["ack_requests"],
+            peer=src, pdcid=pdcid,
+            acks_by_cause=dict(self.acks_by_cause))

@@ -17,6 +17,7 @@ class TransferSummary:
     arrived again (receiver: the spurious retransmissions); ``trimmed_duplicates``:
     trimmed copies of packets already held (not NACKed: nothing is missing);
     ``control_packets``: ACK/NACK/CREDIT packets sent (receiver) or received (sender);
+    ``ack_requests``: data packets that arrived asking for an ACK at once (receiver);
     ``entropy_values``: distinct UDP source ports the sender used; ``credits_marked``:
     CREDITs a switch reduced (marked flag); ``fct_s``: first packet to last byte
     acknowledged (sender) or delivered (receiver); ``sha256``: of the bytes sent or
@@ -43,6 +44,7 @@ class TransferSummary:
     duplicates: int = 0
     trimmed_duplicates: int = 0
     control_packets: int = 0
+    ack_requests: int = 0
     credits: int = 0
     credit_bytes: int = 0
     credit_requests: int = 0
@@ -55,6 +57,7 @@ class TransferSummary:
     credit_window: int = 0
     window_decreases: int = 0
     flows: list[dict[str, Any]] = field(default_factory=list)
+    acks_by_cause: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
