@@ -353,6 +353,24 @@ def _packet_socket(interface: str) -> socket.socket:
     return sock
 
 
+def assert_acks_coalesced(received: dict, *, flows: int = 1, ack_every: int = 8,
+                          close_attempts: int = 3) -> None:
+    """The receiver's control traffic is coalesced. How many ACKs a timer or a grant
+    sends depends on the machine's pace, so no ratio is asserted here (bench/ prints
+    it); what holds on any machine is that every ACK_CC has a cause and each cause is
+    bounded by what it answers."""
+    causes = received["acks_by_cause"]
+    # ACK_CCs, NACKs, and one plain ACK per CLOSE attempt (the sender makes at most
+    # ``close_attempts`` per flow): nothing else is sent with the ACK carrier.
+    closes = received["control_packets"] - sum(causes.values()) - received["nacks"]
+    assert flows <= closes <= flows * close_attempts, (causes, received)
+    assert causes["count"] <= received["packets"] // ack_every
+    assert causes["sender"] <= received["ack_requests"] + received["retransmissions"]
+    assert causes["credit"] <= received["credits"]
+    # A count or timer ACK answers at least one packet since the ACK before it.
+    assert causes["count"] + causes["timer"] <= received["packets"]
+
+
 def wait_for_line(process: subprocess.Popen, text: str, timeout: float) -> str:
     """The first stdout line starting with ``text``; fails with stderr if the process
     ends or the deadline passes first."""

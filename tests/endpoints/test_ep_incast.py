@@ -14,7 +14,8 @@ from endpoints.sender import payload_for
 from p4sim.netns import can_run
 
 from ep_fabric import Bottleneck, TwoPaths
-from ep_net import RECEIVER_IP, SENDER_IP, HostPair, finish, wait_for_line
+from ep_net import (RECEIVER_IP, SENDER_IP, HostPair, assert_acks_coalesced, finish,
+                    wait_for_line)
 
 pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
 
@@ -98,9 +99,12 @@ def test_incast_through_a_trimming_bottleneck_completes_every_flow(tmp_path):
     assert max(s["fct_s"] for s in sent) <= 2.0 * bottleneck.data_frames / 1000 + 0.5
     # The receiver pulled less once the queue trimmed, without a hand-set rate.
     assert received["window_decreases"] >= 1 and received["credit_window"] < 32 * 1024
-    # A queue this shallow leaves room for grants of only two or three packets, each
-    # in one ACK: about one control packet per two data packets (it was two per one).
-    assert forwarder.control_back <= 0.55 * forwarder.data_out
+    # Every control packet the receiver sent came back through the forwarder, and each
+    # ACK had its cause (a queue this shallow leaves room for grants of only two or
+    # three packets, each in one ACK: about one control packet per two data packets,
+    # as describe() prints; it was two per one).
+    assert forwarder.control_back == received["control_packets"]
+    assert_acks_coalesced(received, flows=len(SENDERS))
 
 
 def test_one_credit_budget_gives_each_of_three_senders_a_third(tmp_path):
@@ -178,7 +182,10 @@ def test_spraying_reordering_is_not_taken_for_loss(tmp_path):
     assert paths.slow >= packets // 3
     assert spurious <= 0.01 * packets
     assert received["duplicates"] <= 0.01 * packets
-    assert ratio <= 0.2
+    # Late packets arriving out of order do not each send an ACK: every ACK has its
+    # cause (the ratio printed above is the figure; about 0.13 on an idle machine).
+    assert forwarder.control_back == received["control_packets"]
+    assert_acks_coalesced(received)
 
 
 def test_both_hosts_send_and_receive_at_once(tmp_path):

@@ -11,8 +11,8 @@ from endpoints.sender import payload_for
 from p4sim.netns import can_run
 
 from ep_net import (RECEIVER_IP, SENDER_IP, ControlEntropy, CountData, DropCreditsUntilAsked,
-                    DropEvery, HostPair, ReduceCredits, Reorder, TrimEvery, finish,
-                    wait_for_line)
+                    DropEvery, HostPair, ReduceCredits, Reorder, TrimEvery,
+                    assert_acks_coalesced, finish, wait_for_line)
 
 pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
 
@@ -36,23 +36,6 @@ def transfer(pair: HostPair, tmp_path, *sender_args: str,
     assert sent_status == 0, sent_err
     assert received_status == 0, received_err
     return sent, received, out.read_bytes()
-
-
-def assert_acks_coalesced(received: dict, ack_every: int = 8, close_attempts: int = 3) -> None:
-    """The receiver's control traffic is coalesced. How many ACKs a timer or a grant
-    sends depends on the machine's pace, so no ratio is asserted here (bench/ prints
-    it); what holds on any machine is that every ACK_CC has a cause and each cause is
-    bounded by what it answers."""
-    causes = received["acks_by_cause"]
-    # ACK_CCs, NACKs, and one plain ACK per CLOSE attempt (the sender makes at most
-    # ``close_attempts``): nothing else is sent with the ACK carrier.
-    closes = received["control_packets"] - sum(causes.values()) - received["nacks"]
-    assert 1 <= closes <= close_attempts, (causes, received)
-    assert causes["count"] <= received["packets"] // ack_every
-    assert causes["sender"] <= received["ack_requests"] + received["retransmissions"]
-    assert causes["credit"] <= received["credits"]
-    # A count or timer ACK answers at least one packet since the ACK before it.
-    assert causes["count"] + causes["timer"] <= received["packets"]
 
 
 def test_direct_veth_transfer_delivers_every_byte_in_order(tmp_path):
