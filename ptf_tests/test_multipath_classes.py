@@ -5,7 +5,6 @@ reorders RoCEv2 or TCP; an explicit class entry may."""
 from collections import Counter
 
 import ptf.testutils as tu
-from ptf.mask import Mask
 from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.l2 import Ether
 
@@ -13,6 +12,7 @@ from control.layers import UDP_PORT_UEC, UecRequest
 from fabric_base import FabricTest
 from fabric_config import (CLASS_ROCEV2, CLASS_TCP, CLASS_UEC, PARTITIONS, ROUTER_MAC, ROUTES,
                            SET_GROUP, host_mac, route_to_group, set_class_mode)
+from routed_match import routed_on_any_member
 
 UDP_PORT_ROCEV2 = 4791
 PORTS = [2, 3]
@@ -37,22 +37,11 @@ def _tcp(sport: int, seq: int = 0) -> Ether:
     return _ip() / TCP(sport=sport, dport=5001, seq=seq, flags="A") / ("t" * 20)
 
 
-def _any_member(pkt: Ether) -> Mask:
-    """The routed packet, whichever member (port, hence destination MAC) it took."""
-    out = pkt.copy()
-    out[Ether].src = ROUTER_MAC
-    out[IP].ttl -= 1
-    del out[IP].chksum
-    mask = Mask(Ether(bytes(out)))
-    mask.set_do_not_care_packet(Ether, "dst")
-    return mask
-
-
 class ClassTest(FabricTest):
     def locate(self, pkt: Ether, ingress: int = 1) -> int:
         """Sends ``pkt`` from ``ingress`` and returns the member port it left on."""
         self.send(ingress, pkt)
-        index, _ = tu.verify_packet_any_port(self, _any_member(pkt), PORTS)
+        index, _ = tu.verify_packet_any_port(self, routed_on_any_member(pkt), PORTS)
         return PORTS[index]
 
 

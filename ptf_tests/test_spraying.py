@@ -4,13 +4,13 @@ member, and member weights shift the split. Per-member counters measure the spli
 from collections import Counter
 
 import ptf.testutils as tu
-from ptf.mask import Mask
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
 from control.layers import UDP_PORT_UEC, UecRequest
 from fabric_base import FabricTest
 from fabric_config import ROUTER_MAC, host_mac, route_to_group
+from routed_match import routed_on_any_member
 
 MEMBERS = "FabricIngress.routing.member_packets"
 
@@ -21,22 +21,11 @@ def _uec(ev: int, psn: int = 0) -> Ether:
             / UDP(sport=ev, dport=UDP_PORT_UEC, chksum=0) / UecRequest(psn=psn) / ("u" * 20))
 
 
-def _any_member(pkt: Ether) -> Mask:
-    """The routed packet, whichever member (port, hence destination MAC) it took."""
-    out = pkt.copy()
-    out[Ether].src = ROUTER_MAC
-    out[IP].ttl -= 1
-    del out[IP].chksum
-    mask = Mask(Ether(bytes(out)))
-    mask.set_do_not_care_packet(Ether, "dst")
-    return mask
-
-
 class SprayTest(FabricTest):
     def send_and_locate(self, pkt: Ether, ports: list[int]) -> int:
         """Sends ``pkt`` from port 1 and returns the port it left on."""
         self.send(1, pkt)
-        index, _ = tu.verify_packet_any_port(self, _any_member(pkt), ports)
+        index, _ = tu.verify_packet_any_port(self, routed_on_any_member(pkt), ports)
         return ports[index]
 
 
