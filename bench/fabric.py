@@ -31,7 +31,6 @@ import shutil
 import socket
 import struct
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,52 +46,8 @@ from p4sim.switch.hashes import csum16
 
 ROOT = Path(__file__).resolve().parents[1]
 P4INFO = ROOT / "build/fabric.p4info.txtpb"
-TOPOLOGY = """\
-# leaf1 - spine1 - leaf2: every h1 -> h2 packet crosses three switches.
-[[switches]]
-name = "leaf1"
-device_id = 0
-grpc = "127.0.0.1:9559"
-role = "leaf"
-node_id = 1
-
-[[switches]]
-name = "spine1"
-device_id = 1
-grpc = "127.0.0.1:9560"
-role = "spine"
-node_id = 2
-
-[[switches]]
-name = "leaf2"
-device_id = 2
-grpc = "127.0.0.1:9561"
-role = "leaf"
-node_id = 3
-
-[[hosts]]
-name = "h1"
-ip = "10.0.1.1"
-mac = "00:00:0a:00:01:01"
-switch = "leaf1"
-port = 1
-
-[[hosts]]
-name = "h2"
-ip = "10.0.2.1"
-mac = "00:00:0a:00:02:01"
-switch = "leaf2"
-port = 1
-
-[[links]]
-a = "leaf1:2"
-b = "spine1:1"
-
-[[links]]
-a = "spine1:2"
-b = "leaf2:2"
-"""
-POLICY = "# plain routing: ECMP, no INT, no partitions\n[spraying]\ndefault = \"ecmp\"\n"
+TOPOLOGY = ROOT / "topologies/line.toml"
+POLICY = ROOT / "topologies/line.policy.toml"
 SWITCHES = ("leaf1", "spine1", "leaf2")
 STAMP = struct.Struct("!IIQ")       # run id, sequence number, send time (ns)
 PAYLOAD = 18                        # 14 + 20 + 8 + 18 = 60-byte frames (64 on a wire)
@@ -309,27 +264,23 @@ def _where_lost(before: dict[str, dict], after: dict[str, dict]) -> str:
 
 
 def bench(target: str, binary: str | None, rates: list[float], seconds: float) -> list[Step]:
-    with tempfile.TemporaryDirectory(prefix="fabric-bench-") as work:
-        topology, policy = Path(work) / "line.toml", Path(work) / "line.policy.toml"
-        topology.write_text(TOPOLOGY)
-        policy.write_text(POLICY)
-        began = time.monotonic()
-        with FabricNetwork(topology, tag=f"fb{os.getpid() % 100000}",
-                           switch_binary=binary) as net:
-            fabric = LineFabric(net, policy)
-            print(f"{target}: fabric up and programmed in {time.monotonic() - began:.1f} s "
-                  f"({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f})", flush=True)
-            print(f"{'offered pps':>11} {'sent':>7} {'received':>8} {'delivered pps':>13} "
-                  f"{'loss %':>7} {'p50 us':>8} {'p99 us':>8}  {'CPU us/pkt l1 s1 l2':>19}  "
-                  f"lost at (s: socket, q: queue; b: rx batch)", flush=True)
-            steps = []
-            for rate in rates:
-                step = fabric.step(rate, seconds)
-                steps.append(step)
-                loss = 100.0 * (step.sent - step.received) / step.sent
-                print(f"{step.offered:11.0f} {step.sent:7d} {step.received:8d} "
-                      f"{step.delivered_pps:13.0f} {loss:7.2f} {step.p50_us:8.0f} "
-                      f"{step.p99_us:8.0f}  {step.cpu_us:>19}  {step.where_lost}", flush=True)
+    began = time.monotonic()
+    with FabricNetwork(TOPOLOGY, tag=f"fb{os.getpid() % 100000}",
+                       switch_binary=binary) as net:
+        fabric = LineFabric(net, POLICY)
+        print(f"{target}: fabric up and programmed in {time.monotonic() - began:.1f} s "
+              f"({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f})", flush=True)
+        print(f"{'offered pps':>11} {'sent':>7} {'received':>8} {'delivered pps':>13} "
+              f"{'loss %':>7} {'p50 us':>8} {'p99 us':>8}  {'CPU us/pkt l1 s1 l2':>19}  "
+              f"lost at (s: socket, q: queue; b: rx batch)", flush=True)
+        steps = []
+        for rate in rates:
+            step = fabric.step(rate, seconds)
+            steps.append(step)
+            loss = 100.0 * (step.sent - step.received) / step.sent
+            print(f"{step.offered:11.0f} {step.sent:7d} {step.received:8d} "
+                  f"{step.delivered_pps:13.0f} {loss:7.2f} {step.p50_us:8.0f} "
+                  f"{step.p99_us:8.0f}  {step.cpu_us:>19}  {step.where_lost}", flush=True)
     return steps
 
 

@@ -34,44 +34,17 @@ def _pipeline_is_built() -> None:
         pytest.fail(f"{JSON} is missing: run `make build` first")
 
 
-TOPOLOGY = """
-[[switches]]
-name = "leaf1"
-device_id = 0
-grpc = "127.0.0.1:{p1}"
-role = "leaf"
-node_id = 1
-[[switches]]
-name = "leaf2"
-device_id = 1
-grpc = "127.0.0.1:{p2}"
-role = "leaf"
-node_id = 2
-[[hosts]]
-name = "h1"
-ip = "10.0.1.1"
-mac = "00:00:0a:00:01:01"
-switch = "leaf1"
-port = 1
-[[hosts]]
-name = "h2"
-ip = "10.0.2.1"
-mac = "00:00:0a:00:02:01"
-switch = "leaf2"
-port = 1
-[[links]]
-a = "leaf1:2"
-b = "leaf2:2"
-[[links]]
-a = "leaf1:3"
-b = "leaf2:3"
-[collector]
-name = "collector"
-ip = "192.168.100.2"
-mac = "00:00:00:00:c0:11"
-switch = "leaf1"
-port = 4
-"""
+TWO_LEAVES = ROOT / "topologies/two_leaves.toml"
+
+
+def two_leaves_on(p1: int, p2: int) -> str:
+    """topologies/two_leaves.toml with leaf1's and leaf2's P4Runtime on ports ``p1`` and
+    ``p2``: here the switches run in this process, outside any namespace."""
+    text = TWO_LEAVES.read_text()
+    for address, port in (("127.0.0.1:9559", p1), ("127.0.0.1:9560", p2)):
+        assert text.count(f'"{address}"') == 1, f"{TWO_LEAVES} no longer uses {address}"
+        text = text.replace(f'"{address}"', f'"127.0.0.1:{port}"')
+    return text
 POLICY = """
 [spraying]
 default = "round_robin"
@@ -110,7 +83,7 @@ class Fabric:
         for name in self.nodes:
             self._wire(name)
         topo_path = tmp_path / "topo.toml"
-        topo_path.write_text(TOPOLOGY.format(p1=self.nodes["leaf1"].port, p2=self.nodes["leaf2"].port))
+        topo_path.write_text(two_leaves_on(self.nodes["leaf1"].port, self.nodes["leaf2"].port))
         policy_path = tmp_path / "policy.toml"
         policy_path.write_text(POLICY)
         self.topo = load_topology(str(topo_path))
@@ -271,7 +244,7 @@ def test_fabricctl_run_once_then_show(tmp_path, capsys):
 
 def test_fabricctl_refuses_a_bad_policy_before_touching_switches(tmp_path, capsys):
     topo = tmp_path / "topo.toml"
-    topo.write_text(TOPOLOGY.format(p1=1, p2=2))  # nothing listens there: must not matter
+    topo.write_text(two_leaves_on(1, 2))  # nothing listens there: must not matter
     policy = tmp_path / "bad.toml"
     policy.write_text('[spraying]\ndefault = "sideways"\n')
     assert fabricctl.main(["run", "--topology", str(topo), "--policy", str(policy), "--once"]) == 2
