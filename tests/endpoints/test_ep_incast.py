@@ -11,13 +11,12 @@ import subprocess
 import pytest
 
 from endpoints.sender import payload_for
-from p4sim.netns import can_run
 
 from ep_fabric import Bottleneck, TwoPaths
 from ep_net import (RECEIVER_IP, SENDER_IP, HostPair, assert_acks_coalesced, finish,
                     wait_for_line)
 
-pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
+pytestmark = pytest.mark.netns
 
 SENDERS = (SENDER_IP, "10.77.0.3", "10.77.0.4")
 MSS = 1200

@@ -8,13 +8,12 @@ import json
 import pytest
 
 from endpoints.sender import payload_for
-from p4sim.netns import can_run
 
 from ep_net import (RECEIVER_IP, SENDER_IP, ControlEntropy, CountData, DropCreditsUntilAsked,
                     DropEvery, HostPair, ReduceCredits, Reorder, TrimEvery,
                     assert_acks_coalesced, finish, wait_for_line)
 
-pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
+pytestmark = pytest.mark.netns
 
 SIZE = 1_000_000
 SEED = 7

@@ -6,7 +6,6 @@ Needs root and iproute2."""
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -17,8 +16,7 @@ import pytest
 from p4sim.reference import reference_dir
 from p4sim.stf.cli import EXIT_PASS, main
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("ip") is None,
-                                reason="needs root and iproute2")
+pytestmark = pytest.mark.netns
 
 REFERENCE = reference_dir()
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import select
-import shutil
 import socket
 import subprocess
 
@@ -12,8 +11,7 @@ import pytest
 
 from p4sim.netns import PACKET_OUTGOING, Netns
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("ip") is None,
-                                reason="needs root and iproute2")
+pytestmark = pytest.mark.netns
 
 
 def namespaces() -> str:

@@ -22,7 +22,7 @@ import grpc
 import pytest
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
-from p4sim.netns import Netns, can_run, receive
+from p4sim.netns import Netns, receive
 from p4sim.reference import reference_dir
 from p4sim.switch.cli import build_parser, json_version_line, notices, parse_args
 from p4sim.switch.control_channel import ControlClient
@@ -33,16 +33,6 @@ from p4sim.switch.table_commands import table_add_request
 HELP_DIR = Path(__file__).resolve().parents[1] / "real_toolchain" / "toolchain"
 SWITCH = str(Path(sys.executable).with_name("p4sim-switch"))
 L3_LPM = reference_dir() / "p4c-out" / "l3_lpm.json"
-
-
-@pytest.fixture
-def netns_ready() -> None:
-    """A namespace test needs root and `ip netns`; without them it fails, saying so."""
-    if not can_run():
-        pytest.fail("needs root and ip netns: run the tests as root", pytrace=False)
-
-
-needs_netns = pytest.mark.usefixtures("netns_ready")
 
 
 @dataclass(frozen=True)
@@ -197,7 +187,7 @@ def _capabilities(address: str) -> str:
         return reply.p4runtime_api_version
 
 
-@needs_netns
+@pytest.mark.netns
 def test_two_switches_share_a_namespace_and_open_only_their_grpc_ports():
     with Netns(f"pp-{os.getpid()}-pair", []) as ns:
         first = ns.start_switch(["--no-p4", "--", "--grpc-server-addr", "127.0.0.1:50051"])
@@ -212,7 +202,7 @@ def test_two_switches_share_a_namespace_and_open_only_their_grpc_ports():
             assert status == 0, stderr
 
 
-@needs_netns
+@pytest.mark.netns
 def test_a_switch_started_with_every_flag_runs_and_exits_0(tmp_path):
     flags = [f for f in GRPC_FLAGS if f.name not in EXITING and f.name != "--no-p4"]
     args = argv_with(flags, tmp_path)
@@ -250,7 +240,7 @@ def _wait_for_lines(path: Path, needles: list[str], timeout: float) -> str:
     return text
 
 
-@needs_netns
+@pytest.mark.netns
 def test_log_file_flush_and_packet_dump(tmp_path):
     log = tmp_path / "switch.log"
     with Netns(f"pp-{os.getpid()}-dump", [1, 2]) as ns:

@@ -11,10 +11,10 @@ import struct
 
 import pytest
 
-from p4sim.netns import Netns, can_run, ip, receive
+from p4sim.netns import Netns, ip, receive
 from p4sim.switch.packet_io import SOCKET_BUFFER, RawPort
 
-pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
+pytestmark = pytest.mark.netns
 
 
 def numbered_frame(index: int, size: int = 64) -> bytes:

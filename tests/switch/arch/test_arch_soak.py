@@ -15,11 +15,11 @@ import time
 import pytest
 
 from p4sim.switch.control_channel import ControlClient
-from p4sim.netns import Netns, can_run
+from p4sim.netns import Netns
 
 from sa_helpers import P4C_OUT
 
-pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
+pytestmark = pytest.mark.netns
 
 ROUTER_MAC, NEXT_HOP_MAC = bytes.fromhex("000000000c0d"), bytes.fromhex("000000000a0b")
 SOAK_SECONDS = 3.0       # rounds go on this long (and to MIN_ROUNDS at least, however

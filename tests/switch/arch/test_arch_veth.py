@@ -12,12 +12,12 @@ import pytest
 
 from p4sim.switch.control_channel import ControlClient
 from p4sim.switch.control_cli import run_command
-from p4sim.netns import Netns, can_run, receive
+from p4sim.netns import Netns, receive
 from p4sim.switch.pcap import read_pcap
 
 from sa_helpers import P4C_OUT, PROBE, REFERENCE, hop_of, plain, priority_program
 
-pytestmark = pytest.mark.skipif(not can_run(), reason="needs root and ip netns")
+pytestmark = pytest.mark.netns
 
 
 def private_netns(tag: str, ports: list[int]) -> Netns:
