@@ -14,13 +14,17 @@ file is refused with every problem's field and reason. Format (TOML, or JSON)::
     partition = "tenant-a"           # optional: a partition's name or id (0 = shared);
                                      # omitted = every partition
     # Defaults: rocev2 and tcp ecmp (pinned per queue pair / flow), the others the
-    # group's mode. A partition without a vlan is only known on its members' switch.
+    # group's mode.
 
     [[partitions]]
     id = 1                           # 1..255 (0 is the shared default partition)
     name = "tenant-a"
     members = ["h1", "leaf2:5"]      # host names or SWITCH:PORT
-    vlan = 100                       # optional
+    vlan = 100                       # optional: the members' VLAN (tagged host ports)
+    tag = 3585                       # VID of its 802.1Q tag on switch-to-switch links
+                                     # (default PARTITION_TAG_BASE + id; hosts never see it)
+    queue = 3                        # optional queue class 0..7 (standard_metadata.priority,
+                                     # 7 drains first), on every switch; below trim queues
 
     [int]
     enabled = true
@@ -77,6 +81,10 @@ CLASS_DEFAULTS = {"rocev2": "ecmp", "tcp": "ecmp"}
 # (partition id, or None for every partition; protocol class): the key of a class mode.
 ClassKey = tuple[int | None, str]
 PartitionId = int  # spelt so inside Policy, whose field ``int`` shadows the type
+# A partition's default tag on fabric links is this plus its id (3585..3839): clear of
+# VLAN 1 and the low VIDs hosts use, and readable in a capture (0xE01 is partition 1).
+PARTITION_TAG_BASE = 0xE00
+QUEUE_COUNT = 8  # standard_metadata.priority is 3 bits; the launcher starts 8 queues
 
 
 @dataclass(frozen=True)
@@ -85,6 +93,13 @@ class Partition:
     name: str
     members: tuple[tuple[str, int], ...]  # (switch, port)
     vlan: int | None = None
+    tag: int = 0           # VID on fabric links; 0 = PARTITION_TAG_BASE + id
+    queue: int | None = None  # standard_metadata.priority of its packets; None = 0
+
+    @property
+    def fabric_tag(self) -> int:
+        """The VID this partition's packets carry between switches."""
+        return self.tag or PARTITION_TAG_BASE + self.id
 
 
 @dataclass(frozen=True)
@@ -190,6 +205,7 @@ def load_policy(path: str, topo: Topology) -> Policy:
                                 for i, t in enumerate(trim_reader.table_list("classes", required=False)))
                     if c is not None)
     credit = _read_credit(_sub(top, "credit"))
+    _check_queues(partitions, classes, problems)
     top.reject_unknown()
     problems.raise_if_any()
     return Policy(spray_default, by_dest, partitions, int_policy, ecn, trim, classes, credit,
@@ -217,6 +233,16 @@ class _Context:
             self.problems.add(where, f"no switch named {sw!r} in the topology")
             return None
         return sw, int(port)
+
+
+    def link_peer(self, switch: str, port: int) -> str | None:
+        """SWITCH:PORT at the other end of the link on (switch, port), if it is one."""
+        for link in self.topo.links:
+            for (sw, p), (other, q) in (((link.a_switch, link.a_port), (link.b_switch, link.b_port)),
+                                        ((link.b_switch, link.b_port), (link.a_switch, link.a_port))):
+                if (sw, p) == (switch, port):
+                    return f"{other}:{q}"
+        return None
 
 
 def _sub(top: Reader, name: str) -> Reader:
@@ -284,20 +310,35 @@ def _read_partition(r: Reader, ctx: _Context) -> Partition | None:
         ctx.problems.add(f"{r.where}.members", "must be an array of host names or SWITCH:PORT")
     for i, item in enumerate(raw if isinstance(raw, list) else []):
         ref = ctx.port_ref(f"{r.where}.members[{i}]", item)
-        if ref is not None:
+        if ref is None:
+            continue
+        peer = ctx.link_peer(*ref)
+        if peer is not None:
+            ctx.problems.add(f"{r.where}.members[{i}]", f"{ref[0]}:{ref[1]} is a link to {peer}: "
+                             "members are host-facing ports (links carry partition tags)")
+        else:
             members.append(ref)
     vlan = r.integer("vlan", 1, 4094, required=False)
+    tag = r.integer("tag", 1, 4094, required=False)
+    queue = r.integer("queue", 0, QUEUE_COUNT - 1, required=False)
     r.reject_unknown()
     if pid is None or name is None:
         return None
-    return Partition(pid, name, tuple(members), vlan)
+    return Partition(pid, name, tuple(members), vlan, tag or 0, queue)
 
 
 def _check_partitions(partitions: tuple[Partition, ...], problems: ProblemList) -> None:
     ids: dict[int, int] = {}
     owner: dict[tuple[str, int], int] = {}
     vlans: dict[int, int] = {}
+    tags: dict[int, int] = {}
     for i, part in enumerate(partitions):
+        if part.fabric_tag in tags:
+            j = tags[part.fabric_tag]
+            problems.add(f"partitions[{i}].tag", f"tag {part.fabric_tag} is also the tag of "
+                         f"partitions[{j}] ({_tag_origin(partitions[j])}): a switch could not "
+                         "tell the two partitions apart on a fabric link")
+        tags.setdefault(part.fabric_tag, i)
         if part.id in ids:
             problems.add(f"partitions[{i}].id", f"duplicate {part.id} (also partitions[{ids[part.id]}])")
         ids.setdefault(part.id, i)
@@ -310,6 +351,25 @@ def _check_partitions(partitions: tuple[Partition, ...], problems: ProblemList) 
                 problems.add(f"partitions[{i}].members",
                              f"{member[0]}:{member[1]} is already in partitions[{owner[member]}]")
             owner.setdefault(member, i)
+
+
+def _tag_origin(part: Partition) -> str:
+    return "given" if part.tag else f"the default {PARTITION_TAG_BASE} + id {part.id}"
+
+
+def _check_queues(partitions: tuple[Partition, ...], trim_classes: tuple[TrimClass, ...],
+                  problems: ProblemList) -> None:
+    """Trimmed headers must drain before any data (strict priority, the higher queue
+    first), so a partition's queue stays below every trim class's queue."""
+    if not trim_classes:
+        return
+    lowest = min(range(len(trim_classes)), key=lambda k: trim_classes[k].queue)
+    for i, part in enumerate(partitions):
+        if part.queue is not None and part.queue >= trim_classes[lowest].queue:
+            problems.add(f"partitions[{i}].queue",
+                         f"{part.queue} is not below queue {trim_classes[lowest].queue} of "
+                         f"trim.classes[{lowest}]: trimmed headers would wait behind this "
+                         "partition's data")
 
 
 def _read_int(r: Reader, ctx: _Context) -> IntPolicy:

@@ -1,8 +1,9 @@
-// AI-fabric data plane on v1model: partitions, IPv4 routing with per-group
-// multipath (ECMP, UEC entropy spraying, round-robin, weighted), ECN marking,
-// UEC packet trimming, receiver-driven credit marking and INT-MD v2.1 with
-// Telemetry Report v2.0. Every feature is configured through P4Runtime and
-// does nothing until configured. See p4src/README.md.
+// AI-fabric data plane on v1model: partitions (tagged between switches, a queue
+// class each), IPv4 routing with per-group multipath (ECMP, UEC entropy
+// spraying, round-robin, weighted), ECN marking, UEC packet trimming,
+// receiver-driven credit marking and INT-MD v2.1 with Telemetry Report v2.0.
+// Every feature is configured through P4Runtime and does nothing until
+// configured. See p4src/README.md.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -14,6 +15,7 @@
 #include "include/control/port_state.p4"
 #include "include/control/packet_io.p4"
 #include "include/control/partition.p4"
+#include "include/control/partition_tag.p4"
 #include "include/control/routing.p4"
 #include "include/control/trimming.p4"
 #include "include/control/credit.p4"
@@ -74,6 +76,7 @@ control FabricEgress(inout headers_t hdr,
     PacketIoEgress() packet_io;
     RecordPortState() port_state;
     PartitionEgress() partition_check;
+    PartitionTag() partition_tag;
     EcnMarking() ecn;
     TrimApply() trim;
     IntEgress() int_egress;
@@ -90,6 +93,7 @@ control FabricEgress(inout headers_t hdr,
             port_state.apply(meta, std_meta);
             partition_check.apply(hdr, meta, std_meta);
             if (!meta.dropped) {
+                partition_tag.apply(hdr, meta, std_meta);
                 ecn.apply(hdr, meta, std_meta);
                 if (meta.trim) {
                     trim.apply(hdr, meta, std_meta);

@@ -148,7 +148,7 @@ def _route_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Rou
 
 def class_mode_items(names: P4Names, policy: Policy) -> list[Item]:
     """multipath_class_modes entries for the classes the policy names, on every switch
-    (untagged traffic from fabric links is partition 0). The defaults need none: without
+    (fabric links carry each packet's partition in its tag). The defaults need none: without
     an entry the pipeline pins RoCEv2 and TCP and gives UEC the group's mode."""
     items: list[Item] = []
     for partition in [0] + [p.id for p in policy.partitions]:
@@ -163,8 +163,8 @@ def class_mode_items(names: P4Names, policy: Policy) -> list[Item]:
 
 
 def partitions_reaching(plan: FabricPlan, dest: Host) -> list[int]:
-    """Partition 0 (the shared one, also what traffic from fabric links carries) reaches
-    every destination; a partition reaches only its members."""
+    """Partition 0 (the shared one) reaches every destination; a partition reaches only
+    its members, on every switch (fabric links carry the partition in its tag)."""
     result = [0]
     for part in plan.policy.partitions:
         if (dest.switch, dest.port) in part.members:
@@ -173,31 +173,67 @@ def partitions_reaching(plan: FabricPlan, dest: Host) -> list[int]:
 
 
 # ------------------------------------------------------------------------------ partitions
+PARTITIONS_TABLE = "FabricIngress.partition.partitions"
+TAG_PORTS_TABLE = "FabricEgress.partition_tag.tag_ports"
+# partitions entries: a tag (fabric tag, host VLAN) beats the port alone.
+TAGGED_PRIORITY, PORT_PRIORITY = 20, 10
+
+
 def _partition_items(names: P4Names, plan: FabricPlan, switch: str) -> list[Item]:
+    """Members' ports classify by port (and host VLAN) and leave untagged or with that
+    VLAN; fabric ports classify by partition tag and tag every packet of a non-zero
+    partition (p4src/include/control/partition_tag.p4). Queue classes on every switch."""
+    policy = plan.policy
+    if not policy.partitions:
+        return []
     items: list[Item] = []
-    ports = sorted(plan.topo.all_ports(switch))
-    for part in plan.policy.partitions:
+    fabric_ports = sorted(p for p in plan.topo.all_ports(switch)
+                          if link_between(plan.topo, switch, p) is not None)
+    for part in policy.partitions:
         for sw, port in part.members:
             if sw != switch:
                 continue
-            items.append(item(STAGE_TABLE, table_entry=names.table_entry(
-                "FabricIngress.partition.partitions", {"ingress_port": port},
-                "FabricIngress.partition.set_partition", {"id": part.id}, priority=10)))
-            if part.vlan is not None:
-                items.append(item(STAGE_TABLE, table_entry=names.table_entry(
-                    "FabricEgress.partition_check.port_partitions", {"egress_port": port},
-                    "FabricEgress.partition_check.restrict_to_partition", {"id": part.id})))
-        if part.vlan is not None:
-            # Tagged frames carry their partition across the fabric.
-            member_ports = {p for s, p in part.members if s == switch}
-            for port in ports:
-                if port in member_ports:
-                    continue
-                items.append(item(STAGE_TABLE, table_entry=names.table_entry(
-                    "FabricIngress.partition.partitions",
-                    {"ingress_port": port, "vlan_is_valid": "1&&&1", "vlan_id": f"{part.vlan}&&&0xfff"},
-                    "FabricIngress.partition.set_partition", {"id": part.id}, priority=20)))
+            items.append(_entry(names, PARTITIONS_TABLE, {"ingress_port": port},
+                                "FabricIngress.partition.set_partition", {"id": part.id},
+                                priority=PORT_PRIORITY))
+            if part.vlan is None:
+                items.append(_entry(names, TAG_PORTS_TABLE, {"egress_port": port},
+                                    "FabricEgress.partition_tag.access_port"))
+                continue
+            items.append(_entry(names, PARTITIONS_TABLE, _tagged(port, part.vlan),
+                                "FabricIngress.partition.set_partition_untag", {"id": part.id},
+                                priority=TAGGED_PRIORITY))
+            items.append(_entry(names, TAG_PORTS_TABLE, {"egress_port": port},
+                                "FabricEgress.partition_tag.tagged_access_port",
+                                {"vlan_id": part.vlan}))
+            items.append(_entry(names, "FabricEgress.partition_check.port_partitions",
+                                {"egress_port": port},
+                                "FabricEgress.partition_check.restrict_to_partition", {"id": part.id}))
+        items.append(_entry(names, "FabricEgress.partition_tag.partition_tags",
+                            {"partition": part.id}, "FabricEgress.partition_tag.set_tag",
+                            {"vlan_id": part.fabric_tag}))
+        if part.queue is not None:
+            items.append(_entry(names, "FabricIngress.partition.partition_queues",
+                                {"partition": part.id}, "FabricIngress.partition.set_queue",
+                                {"queue": part.queue}))
+        for port in fabric_ports:
+            items.append(_entry(names, PARTITIONS_TABLE, _tagged(port, part.fabric_tag),
+                                "FabricIngress.partition.set_partition_untag", {"id": part.id},
+                                priority=TAGGED_PRIORITY))
+    for port in fabric_ports:
+        items.append(_entry(names, TAG_PORTS_TABLE, {"egress_port": port},
+                            "FabricEgress.partition_tag.fabric_port"))
     return items
+
+
+def _tagged(port: int, vlan: int) -> dict[str, object]:
+    return {"ingress_port": port, "vlan_is_valid": "1&&&1", "vlan_id": f"{vlan}&&&0xfff"}
+
+
+def _entry(names: P4Names, table: str, match: dict, action: str, params: dict | None = None,
+           priority: int = 0) -> Item:
+    return item(STAGE_TABLE, table_entry=names.table_entry(table, match, action, params or {},
+                                                           priority=priority))
 
 
 # ------------------------------------------------------------------------------ thresholds

@@ -185,6 +185,7 @@ struct fabric_metadata_t {
     bit<8>         int_words_left;   // parser loop counter
     bool           dropped;          // dropped in ingress, counted per partition
     partition_id_t port_partition;   // partition an egress port is restricted to
+    vlan_id_t      partition_tag;    // VID of the tag the packet leaves with (PartitionTag)
     // Multipath.
     group_id_t     group_id;
     bit<2>         mp_mode;

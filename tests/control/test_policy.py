@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from control.errors import ConfigError
-from control.policy import load_policy
+from control.policy import PARTITION_TAG_BASE, load_policy
 from control.topology import load_topology
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -186,3 +186,112 @@ def test_commented_class_example_of_the_shipped_policy_loads(tmp_path, topo):
     example = re.compile(r"^# (?=\[\[spraying\.classes\]\]|protocol =|mode =|partition =)", re.M)
     policy = load_policy(write(tmp_path, example.sub("", text)), topo)
     assert policy.spray_classes == {(None, "uec"): "round_robin", (1, "rocev2"): "ecmp"}
+
+
+def problems_of(path: str, topo) -> dict[str, str]:
+    """{field: reason} of a refused policy file."""
+    with pytest.raises(ConfigError) as info:
+        load_policy(path, topo)
+    return dict(info.value.problems)
+
+
+def test_partition_tags_and_queues_load(tmp_path, topo):
+    policy = load_policy(write(tmp_path, """
+[[partitions]]
+id = 1
+name = "front"
+members = ["h1", "h3"]
+queue = 0
+[[partitions]]
+id = 2
+name = "back"
+members = ["h2", "h4"]
+tag = 2000
+queue = 5
+"""), topo)
+    front, back = policy.partitions
+    assert (front.fabric_tag, front.queue) == (PARTITION_TAG_BASE + 1, 0)
+    assert (back.fabric_tag, back.queue) == (2000, 5)
+    assert load_policy(write(tmp_path, '[[partitions]]\nid = 4\nname = "x"\nmembers = ["h1"]\n'),
+                       topo).partitions[0].queue is None
+
+
+@pytest.mark.parametrize("value, reason", [(8, "8 is out of range [0, 7]"),
+                                           (-1, "-1 is out of range [0, 7]"),
+                                           ('"high"', "must be an integer, not 'high'"),
+                                           ("true", "must be an integer, not True")])
+def test_bad_queue_is_refused(tmp_path, topo, value, reason):
+    problems = problems_of(write(tmp_path, f"""
+[[partitions]]
+id = 1
+name = "a"
+members = ["h1"]
+queue = {value}
+"""), topo)
+    assert problems == {"partitions[0].queue": reason}
+
+
+def test_tag_collisions_and_bad_tags_are_refused(tmp_path, topo):
+    problems = problems_of(write(tmp_path, f"""
+[[partitions]]
+id = 1
+name = "a"
+members = ["h1"]
+[[partitions]]
+id = 2
+name = "b"
+members = ["h2"]
+tag = {PARTITION_TAG_BASE + 1}
+[[partitions]]
+id = 3
+name = "c"
+members = ["h3"]
+tag = 700
+[[partitions]]
+id = 4
+name = "d"
+members = ["h4"]
+tag = 700
+[[partitions]]
+id = 5
+name = "e"
+members = ["leaf2:9"]
+tag = 4095
+"""), topo)
+    assert set(problems) == {"partitions[1].tag", "partitions[3].tag", "partitions[4].tag"}
+    assert problems["partitions[1].tag"] == (
+        f"tag {PARTITION_TAG_BASE + 1} is also the tag of partitions[0] (the default "
+        f"{PARTITION_TAG_BASE} + id 1): a switch could not tell the two partitions apart on a fabric link")
+    assert problems["partitions[3].tag"].startswith("tag 700 is also the tag of partitions[2] (given)")
+    assert problems["partitions[4].tag"] == "4095 is out of range [1, 4094]"
+
+
+def test_partition_queue_must_stay_below_trimmed_headers(tmp_path, topo):
+    problems = problems_of(write(tmp_path, """
+[[partitions]]
+id = 1
+name = "a"
+members = ["h1"]
+queue = 6
+[[partitions]]
+id = 2
+name = "b"
+members = ["h2"]
+queue = 5
+[[trim.classes]]
+dscp = 10
+queue = 6
+"""), topo)
+    assert problems == {"partitions[0].queue": "6 is not below queue 6 of trim.classes[0]: trimmed "
+                        "headers would wait behind this partition's data"}
+
+
+def test_link_port_cannot_be_a_member(tmp_path, topo):
+    problems = problems_of(write(tmp_path, """
+[[partitions]]
+id = 1
+name = "a"
+members = ["h1", "spine1:2"]
+"""), topo)
+    assert problems == {"partitions[0].members[1]": "spine1:2 is a link to leaf2:3: members are "
+                        "host-facing ports (links carry partition tags)"}
