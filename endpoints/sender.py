@@ -17,11 +17,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import random
+import select
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Protocol, TextIO
 
 from control.layers import (CTL_CLOSE_CMD, CTL_CREDIT_REQUEST, PDS_ACK, PDS_ACK_CC, PDS_NACK,
                             UDP_PORT_UEC)
@@ -46,7 +48,9 @@ come before any ACK)."""
 class SenderConfig:
     """``mss``: payload bytes per packet (1200 leaves room for a full INT stack within
     a 1500-byte MTU); ``initial_window``: packets sent before any credit arrives;
-    ``credit``: "off" ignores credit (only the congestion window brakes)."""
+    ``credit``: "off" ignores credit (only the congestion window brakes);
+    ``pause_at``: new data from this byte offset on waits until the sender's gate
+    opens (retransmissions do not), so a test can act at a known point of a transfer."""
 
     src: str
     dst: str
@@ -59,6 +63,7 @@ class SenderConfig:
     close_attempts: int = 3
     credit: str = "on"
     initial_cwnd: int = 8
+    pause_at: int | None = None
 
     def __post_init__(self) -> None:
         if self.ev_mode not in EV_MODES:
@@ -71,14 +76,49 @@ class SenderConfig:
             raise ValueError(f"initial_window must be >= 1 packet, got {self.initial_window}")
         if self.timeout <= 0:
             raise ValueError(f"timeout must be > 0 s, got {self.timeout}")
+        if self.pause_at is not None and self.pause_at < 0:
+            raise ValueError(f"pause_at must be >= 0 bytes, got {self.pause_at}")
+
+
+class Gate(Protocol):
+    """What holds new data at ``SenderConfig.pause_at``."""
+
+    def is_open(self, offset: int) -> bool:
+        """Asked while new data from ``offset`` waits; True lets it go (for good)."""
+
+
+GATE_POLL = 0.02
+"""Seconds between looks at a closed gate."""
+
+
+class StdinGate:
+    """Opens when a line arrives on stdin; says "sender paused at OFFSET" once, when
+    the sender first waits at it."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._announced = False
+
+    def is_open(self, offset: int) -> bool:
+        if not self._announced:
+            print(f"sender paused at {offset}", flush=True)
+            self._announced = True
+        ready, _, _ = select.select([self._stream], [], [], 0)
+        if ready:
+            self._stream.readline()
+        return bool(ready)
 
 
 class Sender:
-    """Sends ``data`` as one flow; ``run`` returns the summary."""
+    """Sends ``data`` as one flow; ``run`` returns the summary. ``gate``: what holds new
+    data at ``config.pause_at`` (required with it)."""
 
     def __init__(self, config: SenderConfig, sock: RawUdpSocket, data: bytes,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, gate: Gate | None = None) -> None:
+        if config.pause_at is not None and gate is None:
+            raise ValueError("pause_at needs a gate that says when to go on")
         self.config = config
+        self._gate = gate if config.pause_at is not None else None
         self._sock = sock
         self._wire = sock.wire
         self._data = data
@@ -159,6 +199,8 @@ class Sender:
             wake = min(wake, held)
         if not self._use_credit and self._paced_until > now:
             wake = min(wake, self._paced_until)
+        if self._gate is not None:
+            wake = min(wake, now + GATE_POLL)
         return max(wake - now, 0.0)
 
     def _summary(self, fct: float) -> TransferSummary:
@@ -204,6 +246,8 @@ class Sender:
     def _send_allowed(self, now: float) -> None:
         window = self._window
         while (nxt := window.peek(now)) is not None:
+            if self._held(nxt):
+                return
             payload = self._segment(nxt.index)
             if not self._may_send(payload, now):
                 return
@@ -214,6 +258,19 @@ class Sender:
                 self._paced_until = max(self._paced_until, now) + gap
             window.on_sent(nxt, now)
             self._send_data(nxt, payload, ackreq=self._wants_ack_now(now))
+
+    def _held(self, tx: Transmission) -> bool:
+        """New data at or beyond ``pause_at`` waits for the gate; once open it stays so."""
+        if self._gate is None or tx.retransmit:
+            return False
+        offset = tx.index * self.config.mss
+        assert self.config.pause_at is not None
+        if offset < self.config.pause_at:
+            return False
+        if self._gate.is_open(offset):
+            self._gate = None
+            return False
+        return True
 
     def _wants_ack_now(self, now: float) -> bool:
         """Ask for an ACK at once when only an ACK can let more go: nothing is left to
@@ -381,6 +438,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--wait-for-go", action="store_true",
                         help="print 'sender ready' once the socket is open, then start "
                              "when a line arrives on stdin (synchronised incast starts)")
+    parser.add_argument("--pause-at", type=int, metavar="BYTES",
+                        help="hold new data from this byte offset on until a line arrives "
+                             "on stdin (prints 'sender paused at OFFSET' when it waits)")
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--summary", help="write the summary JSON here too")
     return parser
@@ -401,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
         config = SenderConfig(src=args.src, dst=args.dst, port=args.port,
                               ev_mode=args.ev_mode, mss=args.mss,
                               initial_window=args.initial_window, timeout=args.timeout,
-                              credit=args.credit)
+                              credit=args.credit, pause_at=args.pause_at)
         sock = RawUdpSocket(args.src, UecWire(args.port))
     except ValueError as exc:
         print(f"sender: {exc}", file=sys.stderr)
@@ -410,7 +470,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sender: {exc.strerror}", file=sys.stderr)
         return 2
     with sock:
-        engine = Sender(config, sock, data)
+        gate = StdinGate(sys.stdin) if args.pause_at is not None else None
+        engine = Sender(config, sock, data, gate=gate)
         if args.wait_for_go:
             print("sender ready", flush=True)
             sys.stdin.readline()

@@ -6,12 +6,14 @@ import hashlib
 import json
 
 import pytest
+from scapy.layers.l2 import Ether
 
+from control.layers import UecRequestCC
 from endpoints.sender import payload_for
 
 from ep_net import (RECEIVER_IP, SENDER_IP, ControlEntropy, CountData, DropCreditsUntilAsked,
                     DropEvery, HostPair, ReduceCredits, Reorder, TrimEvery,
-                    assert_acks_coalesced, finish, wait_for_line)
+                    assert_acks_coalesced, finish, uec_data_entropy, wait_for_line)
 
 pytestmark = pytest.mark.netns
 
@@ -175,3 +177,45 @@ def test_receiver_refuses_an_address_it_does_not_have():
         receiver = pair.start(pair.receiver_ns, "endpoints.receiver", "--bind", "10.99.99.99")
         status, _summary, err = finish(receiver, 30)
     assert status == 2 and "cannot open raw UDP endpoint on 10.99.99.99:4793" in err
+
+
+class NewDataBeforeRelease:
+    """Counts the distinct PSNs of the data that passes before ``released`` is set."""
+
+    def __init__(self) -> None:
+        self.released = False
+        self.psns_before: set[int] = set()
+
+    def __call__(self, frame: bytes) -> list[bytes]:
+        if not self.released and uec_data_entropy(frame) is not None:
+            self.psns_before.add(Ether(frame)[UecRequestCC].psn)
+        return [frame]
+
+
+def test_a_paused_sender_holds_new_data_until_told_to_go_on(tmp_path):
+    # What lets a test act at a known point of a transfer (e.g. cut a link while it
+    # runs, however fast the machine): --pause-at holds new data until a stdin line.
+    pause_packets = 100
+    watch = NewDataBeforeRelease()
+    out = tmp_path / "delivered.bin"
+    with HostPair("pause", middle=True) as pair, pair.forwarder(watch):
+        receiver = pair.start(pair.receiver_ns, "endpoints.receiver", "--bind", RECEIVER_IP,
+                              "--out", str(out), "--timeout", "60")
+        wait_for_line(receiver, "receiver ready", 30)
+        sender = pair.start(pair.sender_ns, "endpoints.sender", "--src", SENDER_IP,
+                            "--dst", RECEIVER_IP, "--bytes", str(SIZE), "--seed", str(SEED),
+                            "--pause-at", str(pause_packets * 1200), "--timeout", "60",
+                            stdin=True)
+        paused = wait_for_line(sender, "sender paused at", 30)
+        assert receiver.poll() is None        # nothing beyond the pause: still receiving
+        watch.released = True
+        assert sender.stdin is not None
+        sender.stdin.write("go\n")
+        sender.stdin.flush()
+        sent_status, sent, sent_err = finish(sender, 90)
+        received_status, received, received_err = finish(receiver, 90)
+    assert int(paused.split()[-1]) == pause_packets * 1200
+    assert len(watch.psns_before) <= pause_packets
+    assert sent_status == 0, sent_err
+    assert received_status == 0, received_err
+    assert out.read_bytes() == payload_for(SIZE, SEED)
