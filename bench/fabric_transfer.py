@@ -18,15 +18,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import select
 import statistics
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from control.launch import FabricNetwork, LaunchError, run_transfer, start_controller
+from control.experiment.flows import finish_sender, go, start_sender
+from control.launch import FabricNetwork, LaunchError, ManagedProcess, run_transfer, start_controller
 from p4sim.netns import can_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,21 +140,17 @@ def _incast_once(net: FabricNetwork, args: argparse.Namespace, credit: bool, tri
         "--summary", str(receiver_summary), "--timeout", str(args.timeout + 30)],
         name=f"receiver-{credit}-{trim}")
     receiver.wait_for_line("receiver ready", 60)
-    senders = [_start_sender(net, host, dst_ip, args, credit, seed)
-               for seed, host in enumerate(INCAST_SENDERS)]
-    try:
-        for sender in senders:
-            _wait_ready(sender, 60)
-        for sender in senders:
-            assert sender.stdin is not None
-            sender.stdin.write("go\n")
-            sender.stdin.flush()
-        results = [_finish(sender, args.timeout + 30) for sender in senders]
+    senders: list[ManagedProcess] = []
+    try:  # synchronised starts: every sender waits for "go"
+        for seed, host in enumerate(INCAST_SENDERS):
+            senders.append(start_sender(net, host, INCAST_RECEIVER, args.bytes, seed=seed,
+                                        credit=credit, timeout=args.timeout,
+                                        name=f"sender-{host}-{credit}-{trim}"))
+        go(senders)
+        results = [finish_sender(sender, args.timeout + 30) for sender in senders]
     finally:
         for sender in senders:
-            if sender.poll() is None:
-                sender.kill()
-                sender.wait(10)
+            sender.stop()
     try:
         receiver.wait(30)      # it exits once every flow closed
     except LaunchError:
@@ -174,37 +169,6 @@ def _incast_once(net: FabricNetwork, args: argparse.Namespace, credit: bool, tri
                      spurious=received.get("duplicates", 0),
                      control_per_data=received.get("control_packets", 0) / data,
                      fct_s=max((s.get("fct_s", 0.0) for s in sent), default=0.0))
-
-
-def _start_sender(net: FabricNetwork, host: str, dst_ip: str, args: argparse.Namespace,
-                  credit: bool, seed: int) -> subprocess.Popen:
-    """A sender that waits for "go" on stdin, so the three start together."""
-    argv = ["ip", "netns", "exec", net.namespace_of(host), sys.executable, "-m",
-            "endpoints.sender", "--src", net.endpoints[host].ip, "--dst", dst_ip,
-            "--bytes", str(args.bytes), "--seed", str(seed), "--timeout", str(args.timeout),
-            "--credit", "on" if credit else "off", "--wait-for-go"]
-    return subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-
-
-def _wait_ready(sender: subprocess.Popen, timeout: float) -> None:
-    assert sender.stdout is not None
-    ready, _w, _x = select.select([sender.stdout], [], [], timeout)
-    line = sender.stdout.readline() if ready else ""
-    if not line.startswith("sender ready"):
-        sender.kill()
-        _out, err = sender.communicate(timeout=10)
-        raise LaunchError(f"sender did not start: {line!r} {err[-2000:]}")
-
-
-def _finish(sender: subprocess.Popen, timeout: float) -> tuple[int, dict]:
-    try:
-        out, _err = sender.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        sender.kill()
-        out, _err = sender.communicate(timeout=10)
-    lines = [line for line in out.splitlines() if line.startswith("{")]
-    return sender.returncode, (json.loads(lines[-1]) if lines else {})
 
 
 def _counter_total(net: FabricNetwork, switch: str, name: str) -> int:

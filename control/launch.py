@@ -138,8 +138,9 @@ class ManagedProcess:
         self._lines: list[str] = []
         self._changed = threading.Condition()
         self._log = open(log_path, "a", encoding="utf-8")
+        popen.setdefault("stdin", subprocess.DEVNULL)  # stdin=subprocess.PIPE: send_line()
         self.popen = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                      stdin=subprocess.DEVNULL, text=True, **popen)
+                                      text=True, **popen)
         self._reader = threading.Thread(target=self._read, name=f"out-{name}", daemon=True)
         self._reader.start()
 
@@ -197,6 +198,14 @@ class ManagedProcess:
     def _tail(self) -> str:
         return "\n".join(self._lines[-30:])
 
+    def send_line(self, text: str) -> None:
+        """Write one line to the process's stdin (started with stdin=subprocess.PIPE),
+        e.g. the "go" that starts synchronised senders."""
+        if self.popen.stdin is None:
+            raise LaunchError(f"{self.name}: started without stdin=subprocess.PIPE")
+        self.popen.stdin.write(text + "\n")
+        self.popen.stdin.flush()
+
     def wait(self, timeout: float) -> int:
         """Exit status; LaunchError on timeout (the process keeps running)."""
         try:
@@ -239,7 +248,7 @@ class FabricNetwork:
     def __init__(self, topology: str | Path | Topology, *, tag: str | None = None,
                  switch_binary: str | None = None, log_dir: str | Path | None = None,
                  switch_args: tuple[str, ...] = (), ready_timeout: float = READY_TIMEOUT,
-                 common_clock: bool = False) -> None:
+                 common_clock: bool = False, pcap_dir: str | Path | None = None) -> None:
         if isinstance(topology, Topology):
             self.topology, self.topology_path = topology, None
         else:
@@ -260,6 +269,9 @@ class FabricNetwork:
         self.log_dir = Path(log_dir or tempfile.mkdtemp(prefix=f"{self.tag}-logs-"))
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.switch_args = tuple(switch_args)
+        # --pcap=<pcap_dir>/<switch>: <interface>_in.pcap / _out.pcap per port, on both
+        # targets (BMv2's --pcap takes its value only after "="); a restart starts them anew.
+        self.pcap_dir = Path(pcap_dir).resolve() if pcap_dir is not None else None
         self.ready_timeout = ready_timeout
         self.endpoints = {h.name: _host_endpoint(h) for h in self.topology.hosts}
         self.collector = _collector_endpoint(self.topology)
@@ -367,12 +379,15 @@ class FabricNetwork:
                       for arg in ("-i", f"{port}@{interface_name(switch.name, port)}")]
         thrift = [] if self.cli is None else ["--thrift-port", str(self._thrift_ports[switch.name])]
         clock = ["--common-clock"] if self.common_clock else []
+        pcap = [] if self.pcap_dir is None else [f"--pcap={self.pcap_dir / switch.name}"]
         return [self.switch_binary, "--no-p4", "--device-id", str(switch.device_id),
-                *thrift, *interfaces, *clock,
+                *thrift, *interfaces, *clock, *pcap,
                 *self.switch_args, "--", "--grpc-server-addr", switch.grpc,
                 "--cpu-port", str(switch.cpu_port), "--priority-queues", str(PRIORITY_QUEUES)]
 
     def _start_switch(self, switch: Switch) -> None:
+        if self.pcap_dir is not None:   # simple_switch_grpc does not create it
+            (self.pcap_dir / switch.name).mkdir(parents=True, exist_ok=True)
         process = self.start_process(self.switch_ns, f"switch-{switch.name}", self.switch_command(switch))
         self._switches[switch.name] = process
 
@@ -557,7 +572,8 @@ class RunningTransfer:
     waits for both and collects what they report."""
 
     def __init__(self, net: FabricNetwork, src: str, dst: str, nbytes: int, work_dir: str | Path,
-                 ev_mode: str, sender_args: tuple[str, ...], receiver_args: tuple[str, ...]) -> None:
+                 ev_mode: str, sender_args: tuple[str, ...], receiver_args: tuple[str, ...],
+                 pause_at: int | None = None) -> None:
         work = Path(work_dir)
         work.mkdir(parents=True, exist_ok=True)
         src_ip, dst_ip = net.endpoints[src].ip, net.endpoints[dst].ip
@@ -572,13 +588,25 @@ class RunningTransfer:
         try:
             self.receiver.wait_for_line(RECEIVER_READY, 30)
             self.started = time.monotonic()
+            pause = ("--pause-at", str(pause_at)) if pause_at is not None else ()
             self.sender = net.host_exec(
                 src, [sys.executable, "-m", "endpoints.sender", "--src", src_ip, "--dst", dst_ip,
                       "--bytes", str(nbytes), "--ev-mode", ev_mode,
-                      "--summary", str(self.sender_summary), *sender_args], name=f"sender-{src}")
+                      "--summary", str(self.sender_summary), *pause, *sender_args],
+                name=f"sender-{src}",
+                **({"stdin": subprocess.PIPE} if pause_at is not None else {}))
         except BaseException:
             self.receiver.stop()
             raise
+
+    def wait_paused(self, timeout: float) -> int:
+        """Until the sender holds at ``pause_at`` (everything before it sent); the offset."""
+        line = self.sender.wait_for_line("sender paused at", timeout)
+        return int(line.split()[-1])
+
+    def resume(self) -> None:
+        """Lets a sender held at ``pause_at`` send the rest."""
+        self.sender.send_line("go")
 
     def delivered_bytes(self) -> int:
         """Bytes the receiver has delivered so far (its --out file)."""
@@ -602,10 +630,13 @@ class RunningTransfer:
 
 def start_transfer(net: FabricNetwork, src: str, dst: str, nbytes: int, work_dir: str | Path, *,
                    ev_mode: str = "spray", sender_args: tuple[str, ...] = (),
-                   receiver_args: tuple[str, ...] = ()) -> RunningTransfer:
+                   receiver_args: tuple[str, ...] = (),
+                   pause_at: int | None = None) -> RunningTransfer:
     """Start one UEC transfer of ``nbytes`` from host ``src`` to host ``dst`` with the
-    project's endpoints (receiver first, once it is ready the sender)."""
-    return RunningTransfer(net, src, dst, nbytes, work_dir, ev_mode, sender_args, receiver_args)
+    project's endpoints (receiver first, once it is ready the sender). ``pause_at``:
+    the sender holds new data from that byte offset until resume()."""
+    return RunningTransfer(net, src, dst, nbytes, work_dir, ev_mode, sender_args, receiver_args,
+                           pause_at)
 
 
 def run_transfer(net: FabricNetwork, src: str, dst: str, nbytes: int, work_dir: str | Path, *,

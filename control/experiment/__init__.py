@@ -4,7 +4,9 @@ INT buy, measured on real switches with rate-limited links.
 ``python -m control.experiment`` (root) launches topologies/leaf_spine.toml with its
 leaf-spine links shaped (a topology copy with ``rate_pps``, plus a telemetry collector),
 runs each workload under each mode, prints one table row per (workload, mode) and writes
-report.html with its PNGs. The Python API is run_experiment(plan, out_dir).
+report.html with its PNGs, and the per-port pcaps of one fabric (the plan's ``capture``)
+in pcaps/<switch>/ for tools/wireshark/p4fabric.lua. The Python API is
+run_experiment(plan, out_dir).
 
 Two leaves, not four: the default run already takes three minutes with four switches
 and up to sixteen endpoint processes on two cores (load average above 5); six switches

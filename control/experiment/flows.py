@@ -2,14 +2,14 @@
 credit budget for all its flows), a sender per flow, started together.
 
 Senders wait for "go" on stdin (endpoints.sender --wait-for-go) so that an incast is
-an incast and not a queue of flows; they are plain child processes for that reason
-(the launcher's ManagedProcess has no stdin) and are killed here if still running.
+an incast and not a queue of flows: start_sender, go and finish_sender (also used by
+bench/fabric_transfer.py) run them as the launcher's ManagedProcess with a stdin pipe,
+ready once they print "sender ready", stopped here if still running.
 A flow that does not finish is reported, not raised: the table marks it incomplete.
 """
 from __future__ import annotations
 
 import json
-import select
 import subprocess
 import sys
 import time
@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from control.launch import ROOT, FabricNetwork, LaunchError, ManagedProcess
+from control.launch import FabricNetwork, LaunchError, ManagedProcess
 
 READY_S = 60.0
+SENDER_READY = "sender ready"
 
 
 @dataclass
@@ -44,7 +45,7 @@ def run_flows(net: FabricNetwork, flows: tuple[tuple[str, str], ...], nbytes: in
     work.mkdir(parents=True, exist_ok=True)
     destinations = sorted({dst for _src, dst in flows})
     receivers: dict[str, tuple[ManagedProcess, Path]] = {}
-    senders: list[subprocess.Popen] = []
+    senders: list[ManagedProcess] = []
     started = time.monotonic()
     try:
         for dst in destinations:
@@ -52,25 +53,19 @@ def run_flows(net: FabricNetwork, flows: tuple[tuple[str, str], ...], nbytes: in
                                              timeout, work)
         for _proc, _summary in receivers.values():
             _proc.wait_for_line("receiver ready", READY_S)
-        senders = [_start_sender(net, src, dst, nbytes, seed, credit, ev_mode, timeout)
-                   for seed, (src, dst) in enumerate(flows, start=1)]
-        for sender in senders:
-            _wait_ready(sender)
-        started = time.monotonic()
-        for sender in senders:
-            assert sender.stdin is not None
-            sender.stdin.write("go\n")
-            sender.stdin.flush()
-        finished = [_finish(sender, timeout + 30) for sender in senders]
+        for seed, (src, dst) in enumerate(flows, start=1):
+            senders.append(start_sender(net, src, dst, nbytes, seed=seed, credit=credit,
+                                        ev_mode=ev_mode, timeout=timeout,
+                                        name=f"sender-{src}-{dst}-{work.name}"))
+        started = go(senders)
+        finished = [finish_sender(sender, timeout + 30) for sender in senders]
     except BaseException:
         for proc, _summary in receivers.values():   # never left to catch the next step's
             proc.stop()
         raise
     finally:
         for sender in senders:
-            if sender.poll() is None:
-                sender.kill()
-                sender.wait(10)
+            sender.stop()
     wall = time.monotonic() - started
     # A receiver whose senders all succeeded exits by itself; one waiting for a flow
     # whose sender gave up is stopped after a short grace.
@@ -98,34 +93,38 @@ def _start_receiver(net: FabricNetwork, dst: str, count: int, timeout: float,
     return proc, summary
 
 
-def _start_sender(net: FabricNetwork, src: str, dst: str, nbytes: int, seed: int,
-                  credit: bool, ev_mode: str, timeout: float) -> subprocess.Popen:
-    argv = ["ip", "netns", "exec", net.namespace_of(src), sys.executable, "-m",
-            "endpoints.sender", "--src", net.endpoints[src].ip, "--dst", net.endpoints[dst].ip,
-            "--bytes", str(nbytes), "--seed", str(seed), "--timeout", str(timeout),
-            "--ev-mode", ev_mode, "--credit", "on" if credit else "off", "--wait-for-go"]
-    return subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+def start_sender(net: FabricNetwork, src: str, dst: str, nbytes: int, *, seed: int,
+                 credit: bool, timeout: float, ev_mode: str | None = None,
+                 name: str | None = None) -> ManagedProcess:
+    """An endpoints.sender on ``src`` that opens its socket, says so and waits for go()."""
+    argv = [sys.executable, "-m", "endpoints.sender", "--src", net.endpoints[src].ip,
+            "--dst", net.endpoints[dst].ip, "--bytes", str(nbytes), "--seed", str(seed),
+            "--timeout", str(timeout), "--credit", "on" if credit else "off", "--wait-for-go",
+            *(["--ev-mode", ev_mode] if ev_mode else [])]
+    return net.host_exec(src, argv, name=name or f"sender-{src}-{dst}-{seed}",
+                         stdin=subprocess.PIPE)
 
 
-def _wait_ready(sender: subprocess.Popen) -> None:
-    assert sender.stdout is not None
-    ready, _w, _x = select.select([sender.stdout], [], [], READY_S)
-    line = sender.stdout.readline() if ready else ""
-    if not line.startswith("sender ready"):
-        sender.kill()
-        _out, err = sender.communicate(timeout=10)
-        raise LaunchError(f"sender did not start: {line!r} {err[-2000:]}")
+def go(senders: list[ManagedProcess], timeout: float = READY_S) -> float:
+    """Once every sender is ready, start them all; returns the time.monotonic() of the start.
+    A sender that exits or stays silent raises LaunchError (with its output)."""
+    for sender in senders:
+        sender.wait_for_line(SENDER_READY, timeout)
+    started = time.monotonic()
+    for sender in senders:
+        sender.send_line("go")
+    return started
 
 
-def _finish(sender: subprocess.Popen, timeout: float) -> tuple[int, dict[str, Any]]:
+def finish_sender(sender: ManagedProcess, timeout: float) -> tuple[int, dict[str, Any]]:
+    """Exit status and JSON summary (empty if none) of a sender, killed after ``timeout``."""
     try:
-        out, _err = sender.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
+        status = sender.wait(timeout)
+    except LaunchError:
         sender.kill()
-        out, _err = sender.communicate(timeout=10)
-    lines = [line for line in out.splitlines() if line.startswith("{")]
-    return sender.returncode, (json.loads(lines[-1]) if lines else {})
+        status = sender.popen.returncode
+    lines = [line for line in sender.output.splitlines() if line.startswith("{")]
+    return status, (json.loads(lines[-1]) if lines else {})
 
 
 def _receiver_summary(proc: ManagedProcess, summary: Path, grace: float) -> dict[str, Any]:

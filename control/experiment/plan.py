@@ -53,12 +53,20 @@ class Plan:
     """Rates set the time scale: at 250 packets/s a leaf-spine link takes 4 ms per
     packet, slow enough that four Python switches on two cores keep up (at 500 packets/s
     a pinned ECMP link peaked at 320 packets/s: the fabric, not the link, was the limit);
-    the incast's last hop at 150 packets/s is what its three flows share."""
+    the incast's last hop at 150 packets/s is what its three flows share.
+
+    ``capture``: the one setting whose launch writes per-port pcaps (every packet every
+    switch port received and sent while that fabric was up), None for none; one setting
+    and ``pcap_cap_bytes`` per file keep the captures small however long the run. The
+    plans capture round robin: its INT stacks alternate between the spines, its incast
+    trims (NACKs, credits, reports: every header the dissector knows)."""
 
     steps: tuple[Step, ...]
     link_pps: float = 250.0          # every leaf-spine link, each direction (tc)
     bottleneck_pps: float = 150.0    # the incast receiver's last hop
     flow_timeout_s: float = 60.0     # a sender gives up after this (the row: incomplete)
+    capture: Setting | None = None
+    pcap_cap_bytes: int = 4_000_000   # a longer capture keeps its first packets
 
     def settings(self) -> list[Setting]:
         """Each fabric setting once, in first-use order."""
@@ -80,7 +88,8 @@ def default_plan() -> Plan:
     """`make run`: the three workloads under the three modes plus the incast's credit and
     trim variants; a few minutes on two cores."""
     return Plan(tuple(_modes(PERMUTATION, 256 * 1024) + _modes(SHUFFLE, 48 * 1024)
-                      + _modes(INCAST, 128 * 1024) + _incast_variants(128 * 1024)))
+                      + _modes(INCAST, 128 * 1024) + _incast_variants(128 * 1024)),
+                capture=Setting("round_robin"))
 
 
 def full_plan() -> Plan:
@@ -90,10 +99,12 @@ def full_plan() -> Plan:
              for workload, nbytes in ((PERMUTATION, 1024 * 1024), (SHUFFLE, 192 * 1024),
                                       (INCAST, 512 * 1024))
              for credit in (True, False)]
-    return Plan(tuple(steps), flow_timeout_s=180.0)
+    return Plan(tuple(steps), flow_timeout_s=180.0, capture=Setting("round_robin"),
+                pcap_cap_bytes=2_000_000)   # 26 files: at most 52 MB
 
 
 def minimal_plan(nbytes: int = 96 * 1024) -> Plan:
     """The integration test's: the permutation under ECMP and round-robin spraying."""
     return Plan((Step(Setting("ecmp"), PERMUTATION, nbytes),
-                 Step(Setting("round_robin"), PERMUTATION, nbytes)), flow_timeout_s=40.0)
+                 Step(Setting("round_robin"), PERMUTATION, nbytes)), flow_timeout_s=40.0,
+                capture=Setting("round_robin"))

@@ -4,6 +4,8 @@ reports each fabric's collector stored.
 
 Figures are drawn on matplotlib Figure objects with the Agg canvas, like
 control/collector/plots.py (whose per-node INT plot is reused here): no pyplot state.
+The per-port pcaps of the captured fabric are linked with how to decode them with
+tools/wireshark/p4fabric.lua.
 """
 from __future__ import annotations
 
@@ -15,11 +17,14 @@ from matplotlib.figure import Figure
 
 from control.collector.plots import plot_node, save_figure
 from control.collector.store import Store
+from control.experiment.pcaps import Capture, summary
 from control.experiment.metrics import Row
 from control.experiment.plan import Plan
 from control.experiment.table import HEADER, format_row, format_table
+from control.launch import ROOT
 
 FIGSIZE = (10.0, 5.0)
+DISSECTOR = ROOT / "tools/wireshark/p4fabric.lua"
 
 
 def _by_workload(rows: list[Row]) -> dict[str, list[Row]]:
@@ -110,10 +115,48 @@ def plot_int(dbs: dict[str, Path], out: Path, names: Mapping[int, str]) -> list[
     return written
 
 
+def _size(nbytes: int) -> str:
+    return f"{nbytes} B" if nbytes < 10_000 else f"{nbytes / 1e3:,.0f} kB"
+
+
+def pcap_section(captures: list[Capture], out: Path, plan: Plan) -> list[str]:
+    """HTML: what was captured, how to open it with the dissector, a link per file."""
+    if not captures:
+        return []
+    steps = [s for s in plan.steps if s.setting == plan.capture]
+    example = max(captures, key=lambda c: c.size).path   # a busy port: INT inside
+    what = html.escape(", ".join(f"{s.workload.name} ({s.label})" for s in steps))
+    rows = "".join(
+        f"<tr><td>{html.escape(c.switch)}</td><td>{c.port}</td><td>{c.direction}</td>"
+        f"<td><a href=\"{html.escape(c.path.relative_to(out).as_posix())}\">"
+        f"{html.escape(c.path.name)}</a></td><td>{c.packets:,}"
+        + (f" (first of {c.written:,})" if c.cut else "") + f"</td><td>{_size(c.size)}</td></tr>"
+        for c in captures)
+    return [
+        "<h2>Packet captures</h2>",
+        f"<p>Every packet each switch port received (<code>_in</code>) and sent "
+        f"(<code>_out</code>) while the {html.escape(plan.capture.label if plan.capture else '')} "
+        f"fabric was up, i.e. during {what}: {html.escape(summary(captures, plan.pcap_cap_bytes))}. "
+        f"Only that fabric is captured, and a file is cut at "
+        f"{plan.pcap_cap_bytes / 1e6:.1f} MB, to keep the captures small.</p>",
+        "<p>Open one with the fabric's dissector (UEC PDS headers, INT-MD shim and hop stack, "
+        "Telemetry Reports with their inner packets):</p>",
+        "<pre>" + html.escape(
+            f"wireshark -X lua_script:{DISSECTOR} {example}\n"
+            f"tshark -X lua_script:{DISSECTOR} -r {example} -V\n"
+            f"tshark -X lua_script:{DISSECTOR} -r {example} -Y int.hop.node_id -T fields "
+            f"-e frame.number -e int.hop.node_id -e int.hop.hop_latency") + "</pre>",
+        "<p>or copy <code>tools/wireshark/p4fabric.lua</code> into "
+        "<code>~/.local/lib/wireshark/plugins/</code> to load it every time "
+        "(see tools/wireshark/README.md).</p>",
+        "<table><tr><th>switch</th><th>port</th><th>direction</th><th>file</th>"
+        "<th>packets</th><th>size</th></tr>" + rows + "</table>"]
+
+
 def write_report(rows: list[Row], dbs: dict[str, Path], out: Path, plan: Plan,
-                 names: Mapping[int, str]) -> Path:
-    """Every PNG, then report.html referencing them (relative paths); ``names``: INT
-    node id -> switch name."""
+                 names: Mapping[int, str], captures: list[Capture] | None = None) -> Path:
+    """Every PNG, then report.html referencing them and the pcaps (relative paths);
+    ``names``: INT node id -> switch name."""
     figures = [("Spine-link load per mode", plot_link_load(rows, out / "link-load.png")),
                ("Flow completion times", plot_fct_cdf(rows, out / "fct-cdf.png")),
                ("Incast goodput, credits and trimming", plot_incast(rows, out / "incast.png"))]
@@ -127,6 +170,7 @@ def write_report(rows: list[Row], dbs: dict[str, Path], out: Path, plan: Plan,
             "packets sent but never arrived; trims: packets the switches cut to headers.</p>"]
     body += [f"<h2>{html.escape(title)}</h2><img src=\"{path.name}\" alt=\"{html.escape(title)}\">"
              for title, path in figures]
+    body += pcap_section(captures or [], out, plan)
     report = out / "report.html"
     report.write_text("<!doctype html><html><head><meta charset=\"utf-8\"><title>p4sim "
                       "experiment</title></head><body>" + "\n".join(body) + "</body></html>\n")

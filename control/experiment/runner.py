@@ -5,10 +5,14 @@ Incast steps run last on their fabric because they slow the receiver's last hop:
 p4sim with the switch's own egress queue rate (the queue builds in the switch, where
 trimming, ECN and INT see it), on simple_switch_grpc, which cannot change queues at
 run time, with tc on that port (no in-switch queue there, so no trims at that hop).
+
+The plan's ``capture`` setting is launched with per-port pcaps into ``<out>/pcaps``
+(control/experiment/pcaps.py); the report links them.
 """
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -19,6 +23,7 @@ from typing import TextIO
 from control.experiment.fabric import snapshot, write_policy, write_topology
 from control.experiment.flows import run_flows
 from control.experiment.metrics import Row, failed_row, make_row
+from control.experiment.pcaps import Capture, collect, summary
 from control.experiment.plan import Plan, Setting, Step
 from control.experiment.report import write_report
 from control.experiment.table import format_table
@@ -33,6 +38,7 @@ class Outcome:
     report: Path
     elapsed_s: float
     int_dbs: dict[str, Path] = field(default_factory=dict)
+    captures: list[Capture] = field(default_factory=list)   # of plan.capture's fabric
 
 
 class Progress:
@@ -73,14 +79,19 @@ def run_experiment(plan: Plan, out_dir: Path | str, *, stream: TextIO = sys.stde
     progress = Progress(len(steps), stream)
     rows: list[Row] = []
     dbs: dict[str, Path] = {}
+    pcap_root = out / "pcaps"
+    shutil.rmtree(pcap_root, ignore_errors=True)   # never another run's captures
+    captures: list[Capture] = []
     for index, setting in enumerate(plan.settings()):
         mine = [s for s in steps if s.setting == setting]
         db = out / f"int-{index}-{setting.mode}{'' if setting.trim else '-notrim'}.sqlite"
         db.unlink(missing_ok=True)
         progress.note(f"launching leaf_spine for {setting.label}")
         done: list[Row] = []
+        pcaps = pcap_root if setting == plan.capture else None
         try:
-            _run_setting(plan, setting, mine, topology, db, work / f"s{index}", progress, done)
+            _run_setting(plan, setting, mine, topology, db, work / f"s{index}", progress, done,
+                         pcaps)
             dbs[setting.label] = db
         except (LaunchError, ConfigError, OSError, subprocess.SubprocessError) as exc:
             # the fabric itself failed: its remaining steps are rows marked incomplete
@@ -89,22 +100,29 @@ def run_experiment(plan: Plan, out_dir: Path | str, *, stream: TextIO = sys.stde
                 done.append(failed_row(step.workload.name, step.label, len(step.workload.flows),
                                        f"fabric: {_first_line(exc)}"))
         rows += done
+        if pcaps is not None:   # the switches are stopped: their files are complete
+            captures = collect(pcaps, plan.pcap_cap_bytes)
     order = list(dict.fromkeys(s.workload.name for s in plan.steps))
     rows.sort(key=lambda r: order.index(r.workload))
     names = {s.node_id: s.name for s in load_topology(str(topology)).switches}
-    report = write_report(rows, dbs, out, plan, names)
+    report = write_report(rows, dbs, out, plan, names, captures)
     elapsed = progress.elapsed()
     print(format_table(rows, plan), flush=True)
+    if captures:
+        print(f"pcaps of the {plan.capture.label if plan.capture else ''} fabric in {pcap_root}: "
+              f"{summary(captures, plan.pcap_cap_bytes)}", flush=True)
     print(f"experiment: {len(rows)} steps in {elapsed:.0f} s; report: {report}", flush=True)
-    return Outcome(rows, report, elapsed, dbs)
+    return Outcome(rows, report, elapsed, dbs, captures)
 
 
 def _run_setting(plan: Plan, setting: Setting, steps: list[Step], topology: Path, db: Path,
-                 work: Path, progress: Progress, rows: list[Row]) -> None:
-    """Append a row per step to ``rows`` as each finishes."""
+                 work: Path, progress: Progress, rows: list[Row], pcaps: Path | None) -> None:
+    """Append a row per step to ``rows`` as each finishes; switches write per-port pcaps
+    into ``pcaps`` unless it is None."""
     work.mkdir(parents=True, exist_ok=True)
     policy = write_policy(work / "policy.toml", setting)
-    with FabricNetwork(topology, tag=f"ex{os.getpid()}-{work.name}", log_dir=work / "logs") as net:
+    with FabricNetwork(topology, tag=f"ex{os.getpid()}-{work.name}", log_dir=work / "logs",
+                       pcap_dir=pcaps) as net:
         collector = start_collector(net, db)
         start_controller(net, policy)
         bottleneck_set = False
