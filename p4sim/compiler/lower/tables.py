@@ -362,8 +362,10 @@ class TableLowering:
         if prop.value is None:
             raise CompileError(prop.span, f"table property '{prop.name}' needs a value")
         if isinstance(prop.value, ast.ConstructorCall):
+            # An @name on the property names the anonymous instance (as p4c does).
             decl = ast.Instantiation(f"{self.decl.name}_{prop.name}", prop.value.type,
-                                     prop.value.args, span=prop.value.span)
+                                     prop.value.args, annotations=prop.annotations,
+                                     span=prop.value.span)
             obj = instantiate(self.lw, decl, self.scope, self.scope.prefix)
         else:
             obj = self.ex.lower(prop.value).ref
