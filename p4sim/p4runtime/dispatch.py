@@ -18,6 +18,7 @@ from p4sim.p4runtime.entities.value_sets import ValueSets
 from p4sim.p4runtime.errors import (Code, P4RuntimeError, from_codec_error,
                                     from_table_error, invalid)
 from p4sim.p4runtime.pipeline_state import PipelineState
+from p4sim.p4runtime.wire_views import UpdateView
 from p4sim.switch.pre import PreError
 from p4sim.switch.runtime_api import TableError
 
@@ -81,6 +82,9 @@ class EntityHandlers:
         try:
             if update.type == UNSPECIFIED:
                 raise invalid("update type is UNSPECIFIED")
+            if update.__class__ is UpdateView:      # wire's table-entry view: no lookup
+                self.tables.write(update.type, update.table_entry)
+                return None
             which = update.entity.WhichOneof("entity")
             writer = self._writers.get(which)
             if writer is None:

@@ -18,6 +18,10 @@ from __future__ import annotations
 from google.protobuf.message import DecodeError
 from p4.v1 import p4runtime_pb2
 
+from p4sim.p4runtime.wire_views import (  # noqa: F401 - re-exported: the views' home
+    FieldMatchView, ParamView, TableActionView, TableEntryView, UpdateView,
+    WriteRequestView)
+
 # -- primitive wire format -------------------------------------------------------------
 
 
@@ -29,7 +33,22 @@ def _varint(buf: bytes, pos: int) -> tuple[int, int]:
     byte = buf[pos]
     if byte < 0x80:
         return byte, pos + 1
-    result, shift = byte & 0x7F, 7
+    # Unrolled to four bytes: every P4Info ID (a kind byte, then 24 bits) takes four.
+    result = byte & 0x7F
+    byte = buf[pos + 1]
+    if byte < 0x80:
+        return result | byte << 7, pos + 2
+    result |= (byte & 0x7F) << 7
+    byte = buf[pos + 2]
+    if byte < 0x80:
+        return result | byte << 14, pos + 3
+    result |= (byte & 0x7F) << 14
+    byte = buf[pos + 3]
+    if byte < 0x80:
+        return result | byte << 21, pos + 4
+    result |= (byte & 0x7F) << 21
+    shift = 28
+    pos += 3
     while True:
         pos += 1
         byte = buf[pos]
@@ -102,125 +121,10 @@ def _vi(number: int, value: int) -> bytes:
     return _encode_varint(number << 3) + _encode_varint(value)
 
 
-# -- light views of decoded messages -----------------------------------------------------
-
-class _Part:
-    """One oneof member of a FieldMatch (exact / lpm / ternary / range / optional)."""
-    __slots__ = ("value", "mask", "prefix_len", "low", "high")
-
-    def __init__(self) -> None:
-        self.value = self.mask = self.low = self.high = b""
-        self.prefix_len = 0
-
+# -- decoding ----------------------------------------------------------------------------
 
 _MATCH_KINDS = {2: "exact", 3: "ternary", 4: "lpm", 6: "range", 7: "optional"}
 
-
-class FieldMatchView:
-    __slots__ = ("field_id", "kind", "part")
-
-    def __init__(self) -> None:
-        self.field_id = 0
-        self.kind: str | None = None
-        self.part = _Part()
-
-    def WhichOneof(self, _name: str) -> str | None:   # noqa: N802 - protobuf's name
-        return self.kind
-
-    # One property per oneof member (not __getattr__, whose failed lookup first costs
-    # an AttributeError on every access): the set member's part, else an empty one.
-    def _member(self, kind: str) -> _Part:
-        return self.part if kind == self.kind else _Part()
-
-    exact = property(lambda self: self._member("exact"))
-    ternary = property(lambda self: self._member("ternary"))
-    lpm = property(lambda self: self._member("lpm"))
-    range = property(lambda self: self._member("range"))
-    optional = property(lambda self: self._member("optional"))
-
-
-class ParamView:
-    __slots__ = ("param_id", "value")
-
-    def __init__(self, param_id: int, value: bytes) -> None:
-        self.param_id, self.value = param_id, value
-
-
-class ActionView:
-    __slots__ = ("action_id", "params")
-
-    def __init__(self) -> None:
-        self.action_id = 0
-        self.params: list[ParamView] = []
-
-
-class TableActionView:
-    __slots__ = ("kind", "action", "action_profile_member_id", "action_profile_group_id")
-
-    def __init__(self) -> None:
-        self.kind: str | None = None
-        self.action = ActionView()
-        self.action_profile_member_id = 0
-        self.action_profile_group_id = 0
-
-    def WhichOneof(self, _name: str) -> str | None:   # noqa: N802
-        return self.kind
-
-
-class TableEntryView:
-    """The subset of TableEntry the fast path accepts (no direct resources, no idle
-    timeout, not const): other entries take the protobuf path."""
-    __slots__ = ("table_id", "match", "action", "priority", "controller_metadata",
-                 "metadata", "is_default_action", "has_action")
-    is_const = False
-    idle_timeout_ns = 0
-
-    def __init__(self) -> None:
-        self.table_id = 0
-        self.match: list[FieldMatchView] = []
-        self.action = TableActionView()
-        self.priority = 0
-        self.controller_metadata = 0
-        self.metadata = b""
-        self.is_default_action = False
-        self.has_action = False
-
-    def HasField(self, name: str) -> bool:   # noqa: N802
-        return name == "action" and self.has_action
-
-
-class EntityView:
-    __slots__ = ("table_entry",)
-
-    def __init__(self, entry: TableEntryView) -> None:
-        self.table_entry = entry
-
-    def WhichOneof(self, _name: str) -> str:   # noqa: N802
-        return "table_entry"
-
-
-class UpdateView:
-    __slots__ = ("type", "entity")
-
-    def __init__(self, kind: int, entry: TableEntryView) -> None:
-        self.type, self.entity = kind, EntityView(entry)
-
-
-class WriteRequestView:
-    """WriteRequest fields the server reads; `updates` mixes views and protobufs."""
-
-    def __init__(self) -> None:
-        self.device_id = 0
-        self.role = ""
-        self.election_id: p4runtime_pb2.Uint128 | None = None
-        self.atomicity = 0
-        self.updates: list = []
-
-    def HasField(self, name: str) -> bool:   # noqa: N802
-        return name == "election_id" and self.election_id is not None
-
-
-# -- decoding ----------------------------------------------------------------------------
 
 class _Unsupported(Exception):
     """A field the fast path leaves to protobuf."""
@@ -230,10 +134,12 @@ class _Unsupported(Exception):
 # than through `_fields`: a generator step per field is most of the cost of decoding a
 # table entry.  Each keeps `_fields`' checks: a length-delimited field may not overrun
 # its message, a varint may not run past it, and any field the views do not model
-# raises _Unsupported so that protobuf decodes the update instead.
+# (or a repeated singular message, which protobuf would merge) raises _Unsupported so
+# that protobuf decodes the update instead.
 
 def _field_match(buf: bytes, pos: int, end: int) -> FieldMatchView:
     fm = FieldMatchView()
+    kind = None
     while pos < end:
         tag = buf[pos]
         pos += 1
@@ -246,7 +152,7 @@ def _field_match(buf: bytes, pos: int, end: int) -> FieldMatchView:
             fm.field_id = value
             continue
         number = tag >> 3
-        if tag & 7 != 2 or number not in _MATCH_KINDS or fm.kind is not None:
+        if tag & 7 != 2 or number not in _MATCH_KINDS or kind is not None:
             raise _Unsupported()
         length = buf[pos]
         if length < 0x80:
@@ -256,8 +162,7 @@ def _field_match(buf: bytes, pos: int, end: int) -> FieldMatchView:
         stop = pos + length
         if stop > end:
             raise WireError("length-delimited field overruns its message")
-        fm.kind = _MATCH_KINDS[number]
-        part = fm.part
+        kind = fm.kind = _MATCH_KINDS[number]
         while pos < stop:
             sub = buf[pos]
             pos += 1
@@ -269,19 +174,18 @@ def _field_match(buf: bytes, pos: int, end: int) -> FieldMatchView:
                     length, pos = _varint(buf, pos)
                 if pos + length > stop:
                     raise WireError("length-delimited field overruns its message")
-                data = buf[pos:pos + length]
-                pos += length
                 if sub == 0x0A:
-                    part.value = part.low = data
+                    fm.value = buf[pos:pos + length]
                 else:
-                    part.mask = part.high = data
+                    fm.mask = buf[pos:pos + length]
+                pos += length
             elif sub == 0x10:                               # prefix_len
                 value = buf[pos]
                 if value < 0x80:
                     pos += 1
                 else:
                     value, pos = _varint(buf, pos)
-                part.prefix_len = _signed64(value) if number == 4 else value
+                fm.prefix_len = value - (1 << 64) if number == 4 and value >> 63 else value
             else:
                 raise _Unsupported()
         if pos != stop:
@@ -291,8 +195,9 @@ def _field_match(buf: bytes, pos: int, end: int) -> FieldMatchView:
     return fm
 
 
-def _action(buf: bytes, pos: int, end: int, action: ActionView) -> None:
-    params = action.params
+def _action(buf: bytes, pos: int, end: int, action: TableActionView) -> None:
+    params: list = []               # param_id, value, param_id, value, ...
+    action.param_data = params
     while pos < end:
         tag = buf[pos]
         pos += 1
@@ -312,6 +217,14 @@ def _action(buf: bytes, pos: int, end: int, action: ActionView) -> None:
             stop = pos + length
             if stop > end:
                 raise WireError("length-delimited field overruns its message")
+            # What every client sends: a one-byte param_id, then a short value.
+            if length >= 4 and buf[pos] == 0x10 and buf[pos + 2] == 0x1A:
+                param_id, size = buf[pos + 1], buf[pos + 3]
+                if param_id < 0x80 and size < 0x80 and pos + 4 + size == stop:
+                    params.append(param_id)
+                    params.append(buf[pos + 4:stop])
+                    pos = stop
+                    continue
             param_id, data = 0, b""
             while pos < stop:
                 sub = buf[pos]
@@ -337,14 +250,16 @@ def _action(buf: bytes, pos: int, end: int, action: ActionView) -> None:
                     raise _Unsupported()
             if pos != stop:
                 raise WireError("truncated message")
-            params.append(ParamView(param_id, data))
+            params.append(param_id)
+            params.append(data)
         else:
             raise _Unsupported()
     if pos != end:
         raise WireError("truncated message")
 
 
-def _table_action(buf: bytes, pos: int, end: int, table_action: TableActionView) -> None:
+def _table_action(buf: bytes, pos: int, end: int) -> TableActionView:
+    table_action = TableActionView()
     while pos < end:
         if table_action.kind is not None:
             raise _Unsupported()
@@ -360,7 +275,7 @@ def _table_action(buf: bytes, pos: int, end: int, table_action: TableActionView)
             if stop > end:
                 raise WireError("length-delimited field overruns its message")
             table_action.kind = "action"
-            _action(buf, pos, stop, table_action.action)
+            _action(buf, pos, stop, table_action)
             pos = stop
         elif tag == 0x10 or tag == 0x18:                    # member / group id
             value = buf[pos]
@@ -378,11 +293,13 @@ def _table_action(buf: bytes, pos: int, end: int, table_action: TableActionView)
             raise _Unsupported()
     if pos != end:
         raise WireError("truncated message")
+    return table_action
 
 
 def _table_entry(buf: bytes, pos: int, end: int) -> TableEntryView:
     entry = TableEntryView()
-    match = entry.match
+    match: list[FieldMatchView] = []
+    entry.match = match
     while pos < end:
         tag = buf[pos]
         pos += 1
@@ -419,8 +336,10 @@ def _table_entry(buf: bytes, pos: int, end: int) -> TableEntryView:
         if tag == 0x12:
             match.append(_field_match(buf, pos, stop))
         elif tag == 0x1A:
+            if entry.has_action:
+                raise _Unsupported()      # a second action: protobuf merges the two
             entry.has_action = True
-            _table_action(buf, pos, stop, entry.action)
+            entry.action = _table_action(buf, pos, stop)
         elif tag == 0x5A:
             entry.metadata = buf[pos:stop]
         else:
@@ -449,7 +368,7 @@ def _only_field(buf: bytes, pos: int, end: int, tag: int) -> tuple[int, int]:
     return pos, end
 
 
-def _update(buf: bytes, pos: int, end: int):
+def _update(buf: bytes, pos: int, end: int) -> UpdateView:
     kind, entity_span = 0, None
     try:
         while pos < end:
@@ -478,7 +397,10 @@ def _update(buf: bytes, pos: int, end: int):
         if entity_span is None:
             raise _Unsupported()
         entry_start, entry_end = _only_field(buf, *entity_span, 0x12)
-        return UpdateView(kind, _table_entry(buf, entry_start, entry_end))
+        update = UpdateView()
+        update.type = kind
+        update.table_entry = _table_entry(buf, entry_start, entry_end)
+        return update
     except IndexError:
         raise WireError("truncated message") from None
 
@@ -501,26 +423,64 @@ def parse_write_request(data: bytes) -> WriteRequestView | p4runtime_pb2.WriteRe
 
 def _write_request(data: bytes) -> WriteRequestView:
     request = WriteRequestView()
-    for number, wire_type, value in _fields(data, 0, len(data)):
-        if number == 1 and wire_type == 0:
-            request.device_id = value
-        elif number == 3 and wire_type == 2:
-            request.election_id = p4runtime_pb2.Uint128.FromString(data[value[0]:value[1]])
-        elif number == 4 and wire_type == 2:
-            try:
-                request.updates.append(_update(data, *value))
-            except _Unsupported:
-                request.updates.append(p4runtime_pb2.Update.FromString(
-                    data[value[0]:value[1]]))
-        elif number == 5 and wire_type == 0:
-            request.atomicity = value
-        elif number == 6 and wire_type == 2:
-            request.role = data[value[0]:value[1]].decode("utf-8")
-        elif number == 2 and wire_type == 0:
-            pass   # role_id: deprecated
-        else:
-            raise _Unsupported()
+    updates = request.updates
+    pos, end = 0, len(data)
+    try:
+        while pos < end:
+            tag = data[pos]
+            if tag == 0x22:                                 # updates, the bulk
+                length = data[pos + 1]
+                if length < 0x80:
+                    pos += 2
+                else:
+                    length, pos = _varint(data, pos + 1)
+                stop = pos + length
+                if stop > end:
+                    raise WireError("length-delimited field overruns its message")
+                try:
+                    updates.append(_update(data, pos, stop))
+                except _Unsupported:
+                    updates.append(p4runtime_pb2.Update.FromString(data[pos:stop]))
+                pos = stop
+                continue
+            for number, wire_type, value in _fields(data, pos, _field_end(data, pos)):
+                if number == 1 and wire_type == 0:
+                    request.device_id = value
+                elif number == 3 and wire_type == 2:
+                    request.election_id = p4runtime_pb2.Uint128.FromString(
+                        data[value[0]:value[1]])
+                elif number == 5 and wire_type == 0:
+                    request.atomicity = value
+                elif number == 6 and wire_type == 2:
+                    request.role = data[value[0]:value[1]].decode("utf-8")
+                elif number == 2 and wire_type == 0:
+                    pass   # role_id: deprecated
+                else:
+                    raise _Unsupported()
+            pos = _field_end(data, pos)
+    except IndexError:
+        raise WireError("truncated message") from None
     return request
+
+
+def _field_end(buf: bytes, pos: int) -> int:
+    """Where the field starting at `pos` ends (WireError if it overruns the buffer)."""
+    key, pos = _varint(buf, pos)
+    wire_type = key & 7
+    if wire_type == 0:
+        return _varint(buf, pos)[1]
+    if wire_type == 2:
+        length, pos = _varint(buf, pos)
+        pos += length
+    elif wire_type == 1:
+        pos += 8
+    elif wire_type == 5:
+        pos += 4
+    else:
+        raise WireError(f"unsupported wire type {wire_type}")
+    if pos > len(buf):
+        raise WireError("truncated message")
+    return pos
 
 
 # -- encoding ----------------------------------------------------------------------------

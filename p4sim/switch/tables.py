@@ -58,6 +58,9 @@ class TableAction:
         self.next: Callable | None = None
 
 
+_NO_COUNTER = (0, 0)
+
+
 class Entry:
     __slots__ = ("handle", "keys", "spec", "act", "args", "member", "group", "is_const",
                  "counter", "meter", "ttl_ms", "last_hit")
@@ -71,7 +74,10 @@ class Entry:
         self.member: int | None = None
         self.group: int | None = None
         self.is_const = False
-        self.counter = [0, 0]
+        # [bytes, packets] in tables with a direct counter (TableRuntime._place); only
+        # those read or write it, and a list per entry would be one more object for
+        # the garbage collector to scan in large tables.
+        self.counter: list[int] | tuple[int, int] = _NO_COUNTER
         self.meter: Meter | None = None
         self.ttl_ms: int | None = None
         self.last_hit = 0.0
@@ -219,7 +225,8 @@ class TableRuntime:
                              f"table {self.name} uses action profile {self.profile.name}; "
                              "use add_indirect_entry")
 
-    def _insert(self, keys: list, spec: MatchSpec, fill: Callable[[Entry], None],
+    def _insert(self, keys: list, spec: MatchSpec, act: TableAction | None = None,
+                args: tuple = (), member: int | None = None, group: int | None = None,
                 const: bool = False) -> int:
         if self._unit.find(spec) is not None:
             raise TableError(TableErrorCode.DUPLICATE_ENTRY,
@@ -227,16 +234,39 @@ class TableRuntime:
         if len(self._entries) >= self.size:
             raise TableError(TableErrorCode.TABLE_FULL,
                              f"table {self.name} is full ({self.size} entries)")
+        return self._place(list(keys), spec, act, args, member, group, const)
+
+    def _place(self, keys: list, spec: MatchSpec, act: TableAction | None, args: tuple,
+               member: int | None, group: int | None, const: bool) -> int:
+        """Store a checked entry; the match unit sees it only once it is complete (a
+        packet thread may look it up at once)."""
         handle = self._handles.get()
-        entry = Entry(handle, list(keys), spec)
-        fill(entry)
+        entry = Entry(handle, keys, spec)
+        entry.act, entry.args = act, args
+        entry.member, entry.group = member, group
         entry.is_const = const
+        if self.has_direct_counter:
+            entry.counter = [0, 0]
         if self.has_direct_meter:
             entry.meter = Meter()
         entry.last_hit = self._clock()
         self._entries[handle] = entry
         self._unit.insert(spec, entry)
         return handle
+
+    def insert_prepared(self, keys: list[MatchParam], spec: MatchSpec, act: TableAction,
+                        args: tuple) -> int | None:
+        """Insert a direct entry whose key params, compiled spec and action data the
+        caller built from this table's own `keys` and `actions` and checked against
+        them (the P4Runtime fast path), skipping the re-validation `add_entry` does.
+        None, with nothing changed, when the entry cannot go in (const or indirect
+        table, key already present, table full): the caller then takes the checked
+        path, which says why.  `keys` is kept, not copied."""
+        with self._lock:
+            if self.is_const or self.profile is not None or len(self._entries) >= self.size \
+                    or self._unit.find(spec) is not None:
+                return None
+            return self._place(keys, spec, act, args, None, None, False)
 
     # --- entries ---------------------------------------------------------------
     def match_spec(self, keys: list[MatchParam], priority: int = 0) -> MatchSpec:
@@ -252,10 +282,7 @@ class TableRuntime:
             if spec is None:
                 spec = self._spec(keys, priority)
             act, data = self._action(action, args)
-
-            def fill(e: Entry) -> None:
-                e.act, e.args = act, data
-            return self._insert(keys, spec, fill)
+            return self._insert(keys, spec, act, data)
 
     def add_const_entry(self, keys: list[MatchParam], action: str, args: list[int],
                         priority: int = 0) -> int:
@@ -263,10 +290,7 @@ class TableRuntime:
         with self._lock:
             spec = self._spec(keys, priority)
             act, data = self._action(action, args)
-
-            def fill(e: Entry) -> None:
-                e.act, e.args = act, data
-            return self._insert(keys, spec, fill, const=True)
+            return self._insert(keys, spec, act, data, const=True)
 
     def add_indirect_entry(self, keys: list[MatchParam], member: int | None = None,
                            group: int | None = None, priority: int = 0,
@@ -280,10 +304,7 @@ class TableRuntime:
             if spec is None:
                 spec = self._spec(keys, priority)
             profile.check_target(member, group)
-
-            def fill(e: Entry) -> None:
-                e.member, e.group = member, group
-            handle = self._insert(keys, spec, fill)
+            handle = self._insert(keys, spec, member=member, group=group)
             profile.ref(member, group, +1)
             return handle
 
@@ -381,14 +402,17 @@ class TableRuntime:
     def write_direct_counter(self, handle: int, nbytes: int, packets: int) -> None:
         with self._lock:
             self._need_direct_counter()
-            entry = self._get(handle)
-            entry.counter[0], entry.counter[1] = nbytes, packets
+            counter = self._get(handle).counter
+            assert isinstance(counter, list)  # _place gives each entry of such a table one
+            counter[0], counter[1] = nbytes, packets
 
     def reset_direct_counters(self) -> None:
         with self._lock:
             self._need_direct_counter()
             for e in self._entries.values():
-                e.counter[0] = e.counter[1] = 0
+                counter = e.counter
+                assert isinstance(counter, list)  # as in write_direct_counter
+                counter[0] = counter[1] = 0
 
     def set_direct_meter_config(self, handle: int, config: MeterConfig | None) -> None:
         with self._lock:

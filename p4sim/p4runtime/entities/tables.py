@@ -9,6 +9,7 @@ from p4.v1 import p4runtime_pb2
 
 from p4sim.p4runtime import translate, wire
 from p4sim.p4runtime.entities import oneshot
+from p4sim.p4runtime.entities.insert_plan import InsertPlan
 from p4sim.p4runtime.entities.indexed_externs import check_counter_data, counter_data
 from p4sim.p4runtime.entities.meter_codec import config_from_msg, config_to_msg
 from p4sim.p4runtime.errors import Code, P4RuntimeError, invalid, not_found
@@ -36,6 +37,8 @@ class TableEntries:
 
     def __init__(self, state: PipelineState):
         self.state = state
+        # table id -> its InsertPlan (None: the table takes the checked path only)
+        self._plans: dict[int, InsertPlan | None] = {}
 
     # -- helpers -----------------------------------------------------------------------
     def _table(self, table_id: int) -> tuple[TableInfo, TableRuntime]:
@@ -60,6 +63,9 @@ class TableEntries:
 
     # -- writes ------------------------------------------------------------------------
     def write(self, kind: int, entry: p4runtime_pb2.TableEntry) -> None:
+        if kind == INSERT and entry.__class__ is wire.TableEntryView \
+                and self._insert_planned(entry):
+            return
         info, table = self._table(entry.table_id)
         if entry.is_const:
             raise invalid("is_const must be false in a write")
@@ -100,6 +106,27 @@ class TableEntries:
                 oneshot.release(self._profile_runtime(info), made)
         else:
             raise invalid(f"unknown update type {kind}")
+
+    def _insert_planned(self, entry: wire.TableEntryView) -> bool:
+        """True when the table's InsertPlan took the entry; False leaves everything as
+        it was, for the checked path (which reports what is wrong, if anything)."""
+        table_id = entry.table_id
+        try:
+            plan = self._plans[table_id]
+        except KeyError:
+            info = self.state.index.tables.get(table_id)
+            if info is None:
+                return False        # not cached: request-chosen ids must not grow it
+            table = self.state.runtime.tables.get(info.name)
+            plan = None if table is None else InsertPlan.build(self.state.index, info, table)
+            self._plans[table_id] = plan
+        if plan is None:
+            return False
+        handle = plan.insert(entry)
+        if handle is None:
+            return False
+        self._store_extras(plan.info, handle, entry)
+        return True
 
     def _check_direct_resources(self, info: TableInfo,
                                 entry: p4runtime_pb2.TableEntry) -> None:
