@@ -130,7 +130,7 @@ class Netns:
 
     # -- the switch process ------------------------------------------------------------
     def start_switch(self, args: list[str], timeout: float = 30.0) -> "SwitchProcess":
-        command = self.command(sys.executable, "-m", "p4sim.switch.cli", *args)
+        command = self.command(sys.executable, "-m", "p4sim.target.switch_cli", *args)
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self._processes.append(process)
         return SwitchProcess(process, timeout)

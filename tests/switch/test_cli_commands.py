@@ -37,7 +37,7 @@ def switch_port() -> Iterator[Callable[[str], int]]:
     def start(name: str) -> int:
         if name not in running:
             program = str(_program(name)) if name else "--no-p4"
-            popen = subprocess.Popen([sys.executable, "-m", "p4sim.switch.cli",
+            popen = subprocess.Popen([sys.executable, "-m", "p4sim.target.switch_cli",
                                       program, "--no-grpc", "--thrift-port", "0"],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             process = SwitchProcess(popen, 30)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from p4sim.stf.compile import compile_program
-from p4sim.switch.cli import build_parser, parse_args
+from p4sim.target.switch_cli import build_parser, parse_args
 from p4sim.switch.switch import Switch
 
 PROGRAM = Path(__file__).resolve().parents[1] / "corpus" / "200_queueing_and_timestamps.p4"

@@ -3,7 +3,7 @@
 import pytest
 
 from p4sim.switch import control_cli
-from p4sim.switch.cli import parse_args
+from p4sim.target.switch_cli import parse_args
 from p4sim.switch.control_channel import ControlClient, ControlError, ControlServer
 from p4sim.switch.switch import Switch
 
@@ -167,7 +167,7 @@ def test_control_port_in_use_is_a_clear_error():
 
 def test_switch_cli_reports_a_busy_grpc_port(capsys):
     import socket
-    from p4sim.switch.cli import main
+    from p4sim.target.switch_cli import main
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
