@@ -15,7 +15,7 @@ from p4sim.switch.errors import LoadError, PipelineFault
 from p4sim.switch.loader import LoadContext, parse_hexstr
 from p4sim.switch.loader_codegen import FUSABLE_BINARY, make_expression
 from p4sim.switch.loader_layout import field_slot
-from p4sim.switch.packet import HeaderInfo, StackInfo
+from p4sim.switch.packet import HeaderInfo, StackInfo, UnionInfo, UnionStackInfo
 
 Expr = Callable[[Any, Any], Any]
 
@@ -182,6 +182,8 @@ class ExprCompiler:
             return self.data(inner, where, n_args)
         if kind == "stack_field":
             return self._stack_field(node, where)
+        if kind == "union_stack_field":
+            return self._union_stack_field(node, where)
         if kind == "register":
             return self._register_read(node, where, n_args)
         if kind == "string":
@@ -226,6 +228,35 @@ class ExprCompiler:
             return p.f[slots[n - 1]]
         return last_field
 
+    def _union_stack_field(self, node: dict, where: str) -> Expr:
+        """``ustack.last.member.field`` (p4c uses it in transition keys): the field of
+        `member` in the element before `next`."""
+        value = node.get("value")
+        if (not isinstance(value, list) or len(value) != 3
+                or not all(isinstance(v, str) for v in value)):
+            raise LoadError(where, "union_stack_field must be [union stack, member, field]",
+                            node)
+        ustack = self.union_stack_info(value[0], where, node)
+        try:
+            ids = ustack.member_ids(value[1])
+        except KeyError:
+            raise LoadError(where, f"header union stack {value[0]!r} has no member "
+                            f"{value[1]!r}", node) from None
+        first = self.ctx.layout.header_by_id[ids[0]]
+        if value[2] not in first.field_names:
+            raise LoadError(where, f"member {value[1]!r} of {value[0]!r} has no field "
+                            f"{value[2]!r}", node)
+        idx = first.field_names.index(value[2])
+        slots = [self.ctx.layout.header_by_id[h].base + idx for h in ids]
+        next_slot = ustack.next_slot
+
+        def last_member_field(p, a):
+            n = p.f[next_slot]
+            if n == 0:
+                raise PipelineFault(f"header union stack {ustack.name}: no element for .last")
+            return p.f[slots[n - 1]]
+        return last_member_field
+
     def _register_read(self, node: dict, where: str, n_args: int | None) -> Expr:
         value = node.get("value")
         if not isinstance(value, list) or len(value) != 2:
@@ -248,6 +279,54 @@ class ExprCompiler:
         if stack is None:
             raise LoadError(where, f"unknown header stack {name!r}", fragment)
         return stack
+
+    def union_stack_info(self, name: Any, where: str, fragment: Any) -> UnionStackInfo:
+        ustack = self.ctx.layout.union_stacks.get(name) if isinstance(name, str) else None
+        if ustack is None:
+            raise LoadError(where, f"unknown header union stack {name!r}", fragment)
+        return ustack
+
+    def _next_slot(self, node: Any, where: str, fragment: Any) -> int:
+        """The `next` slot of a header_stack or header_union_stack operand."""
+        if isinstance(node, dict) and node.get("type") == "header_union_stack":
+            return self.union_stack_info(node.get("value"), where, fragment).next_slot
+        return self.stack_info((node or {}).get("value"), where, fragment).next_slot
+
+    def union(self, node: Any, where: str,
+              n_args: int | None = None) -> Callable[[Any, Any], UnionInfo]:
+        """Compile a header-union operand: a named union or an element of a header-union
+        stack (``dereference_union_stack``, its index known per packet)."""
+        if isinstance(node, dict) and node.get("type") == "header_union":
+            name = node.get("value")
+            union = self.ctx.layout.unions.get(name) if isinstance(name, str) else None
+            if union is None:
+                raise LoadError(where, f"unknown header union {node.get('value')!r}", node)
+            fn = lambda p, a: union  # noqa: E731
+            fn.static = union  # type: ignore[attr-defined]
+            return fn
+        if isinstance(node, dict) and (node.get("type") == "expression" or "op" in node):
+            op = _unwrap(node, where)
+            if "op" not in op:
+                return self.union(op, where, n_args)
+            if op.get("op") == "dereference_union_stack":
+                left = op.get("left")
+                if not isinstance(left, dict) or left.get("type") != "header_union_stack":
+                    raise LoadError(where, "dereference_union_stack needs a "
+                                    "header_union_stack on the left", node)
+                ustack = self.union_stack_info(left.get("value"), where, node)
+                unions = ustack.unions
+                index = self.data(op.get("right"), where, n_args)
+                size = len(unions)
+
+                def deref_union(p, a):
+                    i = index(p, a)
+                    if not 0 <= i < size:
+                        raise PipelineFault(
+                            f"index {i} out of bounds for header union stack {ustack.name}")
+                    return unions[i]
+                deref_union.sample = unions[0]  # type: ignore[attr-defined]
+                return deref_union
+        raise LoadError(where, "expected a header union", node)
 
     def header(self, node: Any, where: str, n_args: int | None = None) -> Callable[[Any, Any], HeaderInfo]:
         """Compile a header-valued operand: a named header or a stack dereference."""
@@ -273,7 +352,34 @@ class ExprCompiler:
                     return infos[i]
                 deref.sample = infos[0]  # type: ignore[attr-defined]  # all share one type
                 return deref
+            if op.get("op") == "access_union_header":
+                return self._union_member(op, where, n_args, node)
         raise LoadError(where, "expected a header", node)
+
+    def _union_member(self, op: dict, where: str, n_args: int | None,
+                      node: Any) -> Callable[[Any, Any], HeaderInfo]:
+        """``access_union_header``: member number `right` of a union operand."""
+        union = self.union(op.get("left"), where, n_args)
+        offset = op.get("right")
+        sample_union = getattr(union, "static", None) or getattr(union, "sample")
+        if (not isinstance(offset, int) or isinstance(offset, bool)
+                or not 0 <= offset < len(sample_union.header_ids)):
+            raise LoadError(where, f"union member offset {offset!r} out of range", node)
+        by_id = self.ctx.layout.header_by_id
+        static_union = getattr(union, "static", None)
+        if static_union is not None:
+            info = by_id[static_union.header_ids[offset]]
+            fn = lambda p, a: info  # noqa: E731
+            fn.static = info  # type: ignore[attr-defined]
+            return fn
+        members = {u.name: by_id[u.header_ids[offset]]
+                   for u in self.ctx.layout.unions.values()
+                   if len(u.header_ids) > offset}
+
+        def member(p, a):
+            return members[union(p, a).name]
+        member.sample = by_id[sample_union.header_ids[offset]]  # type: ignore[attr-defined]
+        return member
 
     def lvalue(self, node: Any, where: str, n_args: int | None = None) -> tuple[Callable, int, int | None]:
         """Compile a writable field: (slot closure, width, constant slot or None)."""
@@ -363,13 +469,17 @@ class ExprCompiler:
                 return _tagged(lambda p, a: p.f[vslot] == 1, f"(p.f[{int(vslot)}] == 1)")
             return lambda p, a: p.f[header(p, a).valid_slot] == 1
         if name == "valid_union":
-            union_name = (right or {}).get("value")
-            union = self.ctx.layout.unions.get(union_name) if isinstance(union_name, str) \
-                else None
-            if union is None:
+            if not isinstance(right, dict):
                 raise LoadError(where, "valid_union needs a header_union", op)
-            vslots = [self.ctx.layout.header_by_id[h].valid_slot for h in union.header_ids]
-            return lambda p, a: any(p.f[s] for s in vslots)
+            union = self.union(right, where, n_args)
+            static = getattr(union, "static", None)
+            by_id = self.ctx.layout.header_by_id
+            if static is not None:
+                vslots = [by_id[h].valid_slot for h in static.header_ids]
+                return lambda p, a: any(p.f[s] for s in vslots)
+            slots_of = {u.name: [by_id[h].valid_slot for h in u.header_ids]
+                        for u in self.ctx.layout.unions.values()}
+            return lambda p, a: any(p.f[s] for s in slots_of[union(p, a).name])
         if name in ("two_comp_mod", "sat_cast", "usat_cast"):
             lf, rf = self.data(left, where, n_args), self.data(right, where, n_args)
             fn = {"two_comp_mod": two_comp_mod, "sat_cast": sat_cast, "usat_cast": usat_cast}[name]
@@ -380,8 +490,7 @@ class ExprCompiler:
             return (_fused("{1} if {0} else {2}", cond, lf, rf)
                     or (lambda p, a: lf(p, a) if cond(p, a) else rf(p, a)))
         if name in ("last_stack_index", "size_stack"):
-            stack = self.stack_info((right or {}).get("value"), where, op)
-            next_slot = stack.next_slot
+            next_slot = self._next_slot(right, where, op)
             if name == "size_stack":
                 return _tagged(lambda p, a: p.f[next_slot], f"p.f[{int(next_slot)}]")
             return _tagged(lambda p, a: p.f[next_slot] - 1, f"(p.f[{int(next_slot)}] - 1)")
@@ -400,8 +509,9 @@ class ExprCompiler:
                     return v - full if v & top else v
                 return access_signed
             return lambda p, a: p.f[header(p, a).base + offset]
-        if name == "dereference_header_stack":
-            raise LoadError(where, "a header stack element cannot be used as a value here", op)
+        if name in ("dereference_header_stack", "dereference_union_stack",
+                    "access_union_header"):
+            raise LoadError(where, f"{name} gives a header or union, not a value here", op)
         raise LoadError(where, f"unknown expression op {name!r}", op)
 
 

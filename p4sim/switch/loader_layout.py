@@ -5,7 +5,7 @@ from typing import Any
 
 from p4sim.switch.errors import LoadError
 from p4sim.switch.loader import LoadContext, require
-from p4sim.switch.packet import HeaderInfo, StackInfo, UnionInfo
+from p4sim.switch.packet import HeaderInfo, PhvLayout, StackInfo, UnionInfo, UnionStackInfo
 
 
 # Widest field accepted: real headers stay far below; a bound keeps a bad width from
@@ -84,22 +84,8 @@ def build_layout(ctx: LoadContext) -> None:
                 raise LoadError(f"header_stacks[{name}]", f"unknown header id {hid!r}", stack)
         layout.stacks[name] = StackInfo(name, list(ids), layout.alloc(1))
 
-    union_types = {}
-    for ut in doc.get("header_union_types", []) or []:
-        union_types[require(ut, "name", "header_union_types", str)] = ut
-    for union in doc.get("header_unions", []) or []:
-        name = require(union, "name", "header_unions", str)
-        ids = require(union, "header_ids", f"header_unions[{name}]", list)
-        for hid in ids:
-            if hid not in layout.header_by_id:
-                raise LoadError(f"header_unions[{name}]", f"unknown header id {hid!r}", union)
-        utype = union_types.get(union.get("union_type"), {})
-        members = [m[0] for m in utype.get("headers", [])] or [
-            layout.header_by_id[h].name for h in ids]
-        layout.unions[name] = UnionInfo(name, list(ids), members)
-    if doc.get("header_union_stacks"):
-        raise LoadError("header_union_stacks", "header union stacks are not supported",
-                        doc["header_union_stacks"][0])
+    union_by_id = _build_unions(doc, layout)
+    _build_union_stacks(doc, layout, union_by_id)
 
     std = layout.header_by_name.get("standard_metadata")
     if std is not None:
@@ -123,6 +109,63 @@ def build_layout(ctx: LoadContext) -> None:
         layout.field_lists[fl_id] = elements
     layout.finish()
     _apply_field_aliases(ctx)
+
+
+def _build_unions(doc: dict, layout: PhvLayout) -> dict[Any, tuple[UnionInfo, Any]]:
+    """Header unions, by name into the layout; returns them by id with their type name
+    (what header_union_stacks refer to)."""
+    union_types = {}
+    for ut in doc.get("header_union_types", []) or []:
+        union_types[require(ut, "name", "header_union_types", str)] = ut
+    by_id: dict[Any, tuple[UnionInfo, Any]] = {}
+    for union in doc.get("header_unions", []) or []:
+        name = require(union, "name", "header_unions", str)
+        ids = require(union, "header_ids", f"header_unions[{name}]", list)
+        for hid in ids:
+            if hid not in layout.header_by_id:
+                raise LoadError(f"header_unions[{name}]", f"unknown header id {hid!r}", union)
+        utype = union_types.get(union.get("union_type"), {})
+        members = [m[0] for m in utype.get("headers", [])] or [
+            layout.header_by_id[h].name for h in ids]
+        if len(members) != len(ids):
+            raise LoadError(f"header_unions[{name}]",
+                            f"{len(ids)} header ids for union type "
+                            f"{union.get('union_type')!r} of {len(members)} members", union)
+        info = UnionInfo(name, list(ids), members)
+        layout.unions[name] = info
+        if "id" in union:
+            by_id[union["id"]] = (info, union.get("union_type"))
+    return by_id
+
+
+def _build_union_stacks(doc: dict, layout: PhvLayout,
+                        union_by_id: dict[Any, tuple[UnionInfo, Any]]) -> None:
+    """Header-union stacks: elements in order (header_union_ids), all of the stack's
+    union_type, plus a slot for the `next` index."""
+    for ustack in doc.get("header_union_stacks", []) or []:
+        name = require(ustack, "name", "header_union_stacks", str)
+        where = f"header_union_stacks[{name}]"
+        ids = require(ustack, "header_union_ids", where, list)
+        if not ids:
+            raise LoadError(where, "a header union stack needs at least one element", ustack)
+        size = ustack.get("size", len(ids))
+        if size != len(ids):
+            raise LoadError(where, f"size {size!r} but {len(ids)} header_union_ids", ustack)
+        utype = ustack.get("union_type")
+        unions = []
+        for uid in ids:
+            if isinstance(uid, bool) or uid not in union_by_id:
+                raise LoadError(where, f"unknown header union id {uid!r}", ustack)
+            union, member_type = union_by_id[uid]
+            if utype is not None and member_type is not None and member_type != utype:
+                raise LoadError(where, f"element {union.name!r} is a {member_type!r}, "
+                                f"not the stack's union_type {utype!r}", ustack)
+            unions.append(union)
+        if len({tuple(u.member_names) for u in unions}) != 1:
+            raise LoadError(where, "elements have different union members", ustack)
+        if name in layout.union_stacks or name in layout.stacks:
+            raise LoadError("header_union_stacks", f"duplicate stack name {name!r}", ustack)
+        layout.union_stacks[name] = UnionStackInfo(name, unions, layout.alloc(1))
 
 
 def _apply_field_aliases(ctx: LoadContext) -> None:

@@ -292,12 +292,18 @@ class ParserCompiler:
                 raise LoadError(where, "unknown stack field", key)
             width = first.widths[first.field_names.index(key["value"][1])]
             return self.x.data(key, where), width
+        if kind == "union_stack_field":
+            read = self.x.data(key, where)  # checks [stack, member, field]
+            ustack = self.ctx.layout.union_stacks[key["value"][0]]
+            first = self.ctx.layout.header_by_id[ustack.member_ids(key["value"][1])[0]]
+            return read, first.widths[first.field_names.index(key["value"][2])]
         if kind == "lookahead":
             value = key.get("value")
             if not isinstance(value, list) or len(value) != 2:
                 raise LoadError(where, "lookahead must be [offset, bitwidth]", key)
             return _lookahead(value[0], value[1], self.too_short), value[1]
-        raise LoadError(where, "transition_key items must be field, stack_field or lookahead", key)
+        raise LoadError(where, "transition_key items must be field, stack_field, "
+                        "union_stack_field or lookahead", key)
 
     # --- parser ops ------------------------------------------------------------
     def _op(self, op: Any, where: str) -> Callable[[Any], None]:
@@ -391,13 +397,40 @@ class ParserCompiler:
             if stack is None:
                 raise LoadError(where, f"unknown header stack {target.get('value')!r}", op)
             fns = [extractor(layout.header_by_id[h]) for h in stack.header_ids]
-            size, nslot, oob = len(fns), stack.next_slot, self.out_of_bounds
+            return _extract_next(fns, stack.next_slot, self.out_of_bounds,
+                                 f"stack {stack.name}")
+        if kind == "union_stack":
+            # ["ustack", "member"]: `member` of the element at `next` (its siblings
+            # become invalid), then `next` moves on, as for a header stack
+            value = target.get("value")
+            if (not isinstance(value, list) or len(value) != 2
+                    or not all(isinstance(v, str) for v in value)):
+                raise LoadError(where, "a union_stack extract target must be "
+                                "[union stack, member]", op)
+            ustack = layout.union_stacks.get(value[0])
+            if ustack is None:
+                raise LoadError(where, f"unknown header union stack {value[0]!r}", op)
+            try:
+                ids = ustack.member_ids(value[1])
+            except KeyError:
+                raise LoadError(where, f"header union stack {value[0]!r} has no member "
+                                f"{value[1]!r}", op) from None
+            fns = [extractor(layout.header_by_id[h]) for h in ids]
+            return _extract_next(fns, ustack.next_slot, self.out_of_bounds,
+                                 f"header union stack {ustack.name}")
+        raise LoadError(where, "extract target must be regular, stack or union_stack", op)
 
-            def extract_next(p):
-                n = p.f[nslot]
-                if n >= size:
-                    raise ParserFault(oob, f"stack {stack.name} is full")
-                fns[n](p)
-                p.f[nslot] = n + 1
-            return extract_next
-        raise LoadError(where, "extract target must be regular or stack", op)
+
+def _extract_next(fns: list[Callable], nslot: int, out_of_bounds: int,
+                  what: str) -> Callable[[Any], None]:
+    """Extract into the element at the stack's `next` index and advance it; a full
+    stack is StackOutOfBounds."""
+    size = len(fns)
+
+    def extract_next(p):
+        n = p.f[nslot]
+        if n >= size:
+            raise ParserFault(out_of_bounds, f"{what} is full")
+        fns[n](p)
+        p.f[nslot] = n + 1
+    return extract_next

@@ -2,7 +2,8 @@
 
 Every header instance owns a run of slots in one flat list `Packet.f`: its fields,
 then its validity bit (and, for a header with a varbit field, the varbit's current
-width in bits). Header stacks own one more slot for their `next` index. Compiled
+width in bits). Header stacks and header-union stacks own one more slot for their
+`next` index. Compiled
 closures address slots by precomputed integer index, so a packet copy is one list
 copy and no name is looked up per packet.
 """
@@ -87,6 +88,28 @@ class UnionInfo:
     member_names: list[str]
 
 
+@dataclass
+class UnionStackInfo:
+    """A stack of header unions: its elements (unions of one type) and, like a header
+    stack, one PHV slot for its `next` index, moved by extract, push_front and pop_front."""
+
+    name: str
+    unions: list[UnionInfo]
+    next_slot: int
+
+    @property
+    def member_names(self) -> list[str]:
+        return self.unions[0].member_names
+
+    def member_ids(self, member: str) -> list[int]:
+        """Header id of `member` in each element, in stack order (KeyError if unknown)."""
+        try:
+            index = self.member_names.index(member)
+        except ValueError:
+            raise KeyError(member) from None
+        return [u.header_ids[index] for u in self.unions]
+
+
 class StdSlots:
     """PHV slot and width mask of the standard_metadata fields an architecture uses.
 
@@ -117,6 +140,7 @@ class PhvLayout:
         self.header_by_id: dict[int, HeaderInfo] = {}
         self.stacks: dict[str, StackInfo] = {}
         self.unions: dict[str, UnionInfo] = {}
+        self.union_stacks: dict[str, UnionStackInfo] = {}
         self.n_slots = 0
         self.template: list[int] = []
         self.std_slots: dict[str, int] = {}

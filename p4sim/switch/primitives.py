@@ -214,27 +214,67 @@ class PrimitiveCompiler:
                     f[d.valid_slot] = 0
         return assign_stack
 
+    def _stack_elements(self, param: Any, where: str) -> tuple[list[list[HeaderInfo]], int]:
+        """The elements of a header_stack (one header each) or header_union_stack (its
+        members each) operand, and the slot of its `next` index."""
+        layout = self.ctx.layout
+        by_id = layout.header_by_id
+        if isinstance(param, dict) and param.get("type") == "header_union_stack":
+            ustack = self._named(param, "header_union_stack", layout.union_stacks, where)
+            return ([[by_id[h] for h in u.header_ids] for u in ustack.unions],
+                    ustack.next_slot)
+        stack = self._named(param, "header_stack", layout.stacks, where)
+        return [[by_id[h]] for h in stack.header_ids], stack.next_slot
+
     def _stack_shift(self, prim, where, n_args, push: bool) -> Prim:
+        """push_front / pop_front: move whole elements (every member of a union) by
+        `count`; the elements shifted in are invalid; `next` moves within [0, size]."""
         stack_p, count_p = self._params(prim, where, 2)
-        stack = self._named(stack_p, "header_stack", self.ctx.layout.stacks, where)
+        elements, nslot = self._stack_elements(stack_p, where)
         count = self._int_param(count_p, where, n_args)
-        infos = [self.ctx.layout.header_by_id[h] for h in stack.header_ids]
-        size = len(infos)
-        nslot = stack.next_slot
+        spans = [[(i.base, i.base + i.n_slots, i.valid_slot) for i in members]
+                 for members in elements]
+        size = len(spans)
 
         def shift(p, a):
             n = count(p, a)
             f = p.f
-            saved = [f[i.base:i.base + i.n_slots] for i in infos]
-            for idx, info in enumerate(infos):
+            saved = [[f[lo:hi] for lo, hi, _ in members] for members in spans]
+            for idx, members in enumerate(spans):
                 src = idx - n if push else idx + n
                 if 0 <= src < size:
-                    f[info.base:info.base + info.n_slots] = saved[src]
+                    for (lo, hi, _), values in zip(members, saved[src]):
+                        f[lo:hi] = values
                 else:
-                    f[info.valid_slot] = 0
+                    for _, _, vslot in members:
+                        f[vslot] = 0
             nxt = f[nslot] + (n if push else -n)
             f[nslot] = min(size, max(0, nxt))
         return shift
+
+    def _p_assign_union_stack(self, prim, where, n_args):
+        """Copy a header-union stack element by element (validity included) and its
+        `next` index, as assign_header_stack does for header stacks."""
+        dst_p, src_p = self._params(prim, where, 2)
+        stacks = self.ctx.layout.union_stacks
+        dst = self._named(dst_p, "header_union_stack", stacks, where)
+        src = self._named(src_p, "header_union_stack", stacks, where)
+        if len(dst.unions) != len(src.unions) or dst.member_names != src.member_names:
+            raise LoadError(where, f"header union stacks {dst.name!r} and {src.name!r} "
+                            "differ in size or union type", prim)
+        by_id = self.ctx.layout.header_by_id
+        pairs = [(by_id[d], by_id[s]) for du, su in zip(dst.unions, src.unions)
+                 for d, s in zip(du.header_ids, su.header_ids)]
+
+        def assign_union_stack(p, a):
+            f = p.f
+            f[dst.next_slot] = f[src.next_slot]
+            for d, s in pairs:
+                if f[s.valid_slot]:
+                    f[d.base:d.base + d.n_slots] = f[s.base:s.base + s.n_slots]
+                else:
+                    f[d.valid_slot] = 0
+        return assign_union_stack
 
     def _p_push(self, prim, where, n_args):
         return self._stack_shift(prim, where, n_args, push=True)
