@@ -203,16 +203,7 @@ class PrimitiveCompiler:
         src = self._named(src_p, "header_stack", self.ctx.layout.stacks, where)
         by_id = self.ctx.layout.header_by_id
         pairs = [(by_id[d], by_id[s]) for d, s in zip(dst.header_ids, src.header_ids)]
-
-        def assign_stack(p, a):
-            f = p.f
-            f[dst.next_slot] = f[src.next_slot]
-            for d, s in pairs:
-                if f[s.valid_slot]:
-                    f[d.base:d.base + d.n_slots] = f[s.base:s.base + s.n_slots]
-                else:
-                    f[d.valid_slot] = 0
-        return assign_stack
+        return _stack_copy(dst.next_slot, src.next_slot, pairs)
 
     def _stack_elements(self, param: Any, where: str) -> tuple[list[list[HeaderInfo]], int]:
         """The elements of a header_stack (one header each) or header_union_stack (its
@@ -265,16 +256,7 @@ class PrimitiveCompiler:
         by_id = self.ctx.layout.header_by_id
         pairs = [(by_id[d], by_id[s]) for du, su in zip(dst.unions, src.unions)
                  for d, s in zip(du.header_ids, su.header_ids)]
-
-        def assign_union_stack(p, a):
-            f = p.f
-            f[dst.next_slot] = f[src.next_slot]
-            for d, s in pairs:
-                if f[s.valid_slot]:
-                    f[d.base:d.base + d.n_slots] = f[s.base:s.base + s.n_slots]
-                else:
-                    f[d.valid_slot] = 0
-        return assign_union_stack
+        return _stack_copy(dst.next_slot, src.next_slot, pairs)
 
     def _p_push(self, prim, where, n_args):
         return self._stack_shift(prim, where, n_args, push=True)
@@ -550,3 +532,18 @@ def _run_with_jumps(body: list, where: str) -> Callable:
 
 
 __all__ = ["ActionFn", "PrimitiveCompiler", "compile_action", "DROP_PORT"]
+
+
+def _stack_copy(dst_next: int, src_next: int,
+                pairs: list[tuple[HeaderInfo, HeaderInfo]]) -> Prim:
+    """Copies a stack (of headers, or of unions' members): its `next` index, and each
+    (destination, source) header's contents, or its invalidity."""
+    def copy_stack(p: Any, a: Any) -> None:
+        f = p.f
+        f[dst_next] = f[src_next]
+        for d, s in pairs:
+            if f[s.valid_slot]:
+                f[d.base:d.base + d.n_slots] = f[s.base:s.base + s.n_slots]
+            else:
+                f[d.valid_slot] = 0
+    return copy_stack
