@@ -18,6 +18,7 @@ from typing import Sequence
 
 from p4sim.compiler.errors import CompileError
 from p4sim.compiler.p4info.errors import P4InfoError
+from p4sim.version import package_version
 
 EXIT_OK, EXIT_PROGRAM_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 P4INFO_EXTENSIONS = (".txtpb", ".txt", ".bin", ".json")
@@ -216,12 +217,7 @@ def _notes(args: argparse.Namespace) -> list[str]:
 
 
 def _version() -> str:
-    try:
-        from importlib.metadata import version
-        number = version("p4sim")
-    except Exception:  # noqa: BLE001 - not installed as a distribution
-        number = "unknown"
-    return f"p4sim-compile\nVersion {number} (p4sim; p4c-bm2-ss command line)"
+    return f"p4sim-compile\nVersion {package_version()} (p4sim; p4c-bm2-ss command line)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

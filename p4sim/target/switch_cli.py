@@ -35,6 +35,7 @@ from p4sim.switch.log_file import LogFile
 from p4sim.switch.packet_io import PacketIOError
 from p4sim.switch.switch import Switch
 from p4sim.switch.traffic_manager import TrafficManagerError
+from p4sim.version import package_version
 
 DEFAULT_GRPC_ADDR = "0.0.0.0:9559"
 JSON_MINOR = 23   # p4sim-compile writes BMv2 JSON 2.23; the loader reads any 2.x
@@ -170,12 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def version_line() -> str:
     """What --version prints."""
-    try:
-        from importlib.metadata import version
-        number = version("p4sim")
-    except Exception:  # noqa: BLE001 - not installed as a distribution
-        number = "unknown"
-    return f"{number}-p4sim"
+    return f"{package_version()}-p4sim"
 
 
 def json_version_line() -> str:
