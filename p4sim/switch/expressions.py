@@ -219,14 +219,7 @@ class ExprCompiler:
 
     def _stack_field(self, node: dict, where: str) -> Expr:
         stack, slots, _ = self._stack_field_slots(node, where)
-        next_slot = stack.next_slot
-
-        def last_field(p, a):
-            n = p.f[next_slot]
-            if n == 0:
-                raise PipelineFault(f"stack {stack.name}: no valid element for .last")
-            return p.f[slots[n - 1]]
-        return last_field
+        return _last_element_field(slots, stack.next_slot, f"stack {stack.name}")
 
     def _union_stack_field(self, node: dict, where: str) -> Expr:
         """``ustack.last.member.field`` (p4c uses it in transition keys): the field of
@@ -248,14 +241,8 @@ class ExprCompiler:
                             f"{value[2]!r}", node)
         idx = first.field_names.index(value[2])
         slots = [self.ctx.layout.header_by_id[h].base + idx for h in ids]
-        next_slot = ustack.next_slot
-
-        def last_member_field(p, a):
-            n = p.f[next_slot]
-            if n == 0:
-                raise PipelineFault(f"header union stack {ustack.name}: no element for .last")
-            return p.f[slots[n - 1]]
-        return last_member_field
+        return _last_element_field(slots, ustack.next_slot,
+                                   f"header union stack {ustack.name}")
 
     def _register_read(self, node: dict, where: str, n_args: int | None) -> Expr:
         value = node.get("value")
@@ -579,3 +566,14 @@ def _binary_closure(name: str, lf: Expr, rf: Expr) -> Expr:
     if name == "==":
         return lambda p, a: lf(p, a) == rf(p, a)
     return lambda p, a: fn(lf(p, a), rf(p, a))
+
+
+def _last_element_field(slots: list[int], next_slot: int, what: str) -> Expr:
+    """A stack's ``.last`` field: the slot of the element before `next` (``slots``
+    holds the field's slot in each element); a fault when no element is there."""
+    def last_field(p: Any, a: Any) -> Any:
+        n = p.f[next_slot]
+        if n == 0:
+            raise PipelineFault(f"{what}: no valid element for .last")
+        return p.f[slots[n - 1]]
+    return last_field
