@@ -20,7 +20,7 @@ from control.collector.decode import decode_report_fast, decode_report_scapy
 from control.collector.receiver import BATCH
 from control.collector.store import Store
 from control.collector.synthetic import build_report
-from control.layers import INT_ALL_SUPPORTED, IntHop
+from wire_formats.layers import INT_ALL_SUPPORTED, IntHop
 
 TARGET_PER_SECOND = 50_000
 

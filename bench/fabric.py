@@ -42,7 +42,7 @@ from p4sim.netns import can_run
 from p4sim.switch.batch_receive import BatchReceiver
 from p4sim.switch.batch_send import BatchSender
 from p4sim.switch.control_channel import ControlClient
-from p4sim.switch.hashes import csum16
+from wire_formats.checksum import internet_checksum
 
 ROOT = Path(__file__).resolve().parents[1]
 P4INFO = ROOT / "build/fabric.p4info.txtpb"
@@ -62,7 +62,7 @@ def frame_template(src_mac: str, dst_mac: str, src_ip: str, dst_ip: str) -> byte
     udp_len = 8 + PAYLOAD
     ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + udp_len, 1, 0, 64, 17, 0,
                                socket.inet_aton(src_ip), socket.inet_aton(dst_ip)))
-    ip[10:12] = struct.pack("!H", csum16(bytes(ip)))
+    ip[10:12] = struct.pack("!H", internet_checksum(bytes(ip)))
     udp = struct.pack("!HHHH", 4000, 5000, udp_len, 0)
     eth = bytes.fromhex(dst_mac.replace(":", "") + src_mac.replace(":", "")) + b"\x08\x00"
     return bytearray(eth + bytes(ip) + udp + bytes(PAYLOAD))

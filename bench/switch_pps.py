@@ -29,7 +29,7 @@ from pathlib import Path
 
 from p4sim.switch.control_channel import ControlClient
 from p4sim.switch.control_cli import run_command
-from p4sim.switch.hashes import csum16
+from wire_formats.checksum import internet_checksum
 from p4sim.netns import Netns, can_run
 from p4sim.reference import reference_dir
 
@@ -53,7 +53,7 @@ def frame_template() -> bytes:
     udp_len = 8 + PAYLOAD_LEN
     ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + udp_len, 1, 0, 64, 17, 0,
                                bytes([192, 168, 1, 10]), bytes([10, 1, 2, 3])))
-    ip[10:12] = struct.pack("!H", csum16(bytes(ip)))
+    ip[10:12] = struct.pack("!H", internet_checksum(bytes(ip)))
     udp = struct.pack("!HHHH", 1234, 80, udp_len, 0)
     eth = bytes.fromhex("000000000001" "000000000002" "0800")
     return eth + bytes(ip) + udp + bytes(PAYLOAD_LEN)

@@ -25,7 +25,7 @@ from scapy.layers.l2 import Ether
 from control.collector.decode import describe
 from control.collector.receiver import ReportReceiver
 from control.collector.store import Store
-from control.layers import CPU_PORT, DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, UDP_PORT_UEC, UecRequest
+from wire_formats.layers import CPU_PORT, DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, UDP_PORT_UEC, UecRequest
 from control.p4rt.client import SwitchConnection
 from control.p4rt.errors import P4RuntimeError
 from control.p4rt.entities import INSERT, MODIFY, P4Names, clone_session, load_p4info, pre_update, update

@@ -52,7 +52,7 @@ from typing import Any, Callable
 from control.errors import ConfigError, raise_all
 from control.launch_check import (ENVIRONMENT, MAX_IFNAME, environment_problems, file_problems,
                                   port_interface, tag_problems, topology_problems)
-from control.layers import REPORT_UDP_PORT as REPORT_PORT
+from wire_formats.layers import REPORT_UDP_PORT as REPORT_PORT
 from control.link_shaping import ShapingError, shape
 from control.offload import OffloadError, disable_checksum_offload
 from control.policy import Policy, load_policy

@@ -28,7 +28,7 @@ file is refused with every problem's field and reason. Format (TOML, or JSON)::
 
     [int]
     enabled = true
-    instructions = 0x0780            # default: every supported bit (control.layers)
+    instructions = 0x0780            # default: every supported bit (wire_formats.layers)
     hop_budget = 4
     domain_id = 1
     dscp = 0x17
@@ -71,7 +71,7 @@ from dataclasses import dataclass, field
 
 from control.config_reader import Reader, load_document
 from control.errors import ProblemList
-from control.layers import DSCP_INT, DSCP_TRIMMABLE, DSCP_TRIMMED, INT_ALL_SUPPORTED, REPORT_UDP_PORT
+from wire_formats.layers import DSCP_INT, DSCP_TRIMMABLE, DSCP_TRIMMED, INT_ALL_SUPPORTED, REPORT_UDP_PORT
 from control.topology import MAX_PORT, Topology
 
 SPRAY_MODES = ("ecmp", "entropy", "round_robin")

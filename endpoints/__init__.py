@@ -28,8 +28,8 @@ bytes, goodput_bps, retransmissions, nacks, fct_s, sha256, complete, and counts
 ecn_marked, credits, credit_bytes, srtt_s, ...); a receiver's has ``flows``, one
 summary per flow.
 
-Modules: ``wire`` (packets; PDS fields via ``pds_codec``, learnt from
-``control.layers``), ``protocol`` (SACK bitmap, reorder buffer, send window, credit
+Packets are built and read by ``wire_formats.uec_datagram`` (PDS fields learnt from
+``wire_formats.layers``). Modules: ``protocol`` (SACK bitmap, reorder buffer, send window, credit
 balance, RTT: no sockets), ``credit_budget`` (the receiver's shared credit),
 ``congestion`` and ``reordering`` (the sender's rate and loss allowance),
 ``rx_flow`` (one PDC at the receiver), ``rawsock`` (the socket), ``sender`` /

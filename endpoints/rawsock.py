@@ -13,7 +13,7 @@ import select
 import socket
 import time
 
-from .wire import Received, UecWire
+from wire_formats.uec_datagram import Received, UecWire
 
 RAW_RECEIVE_BUFFER = 8 << 20
 

@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Callable, Hashable
 
-from control.layers import CTL_CREDIT, UDP_PORT_UEC
+from wire_formats.layers import CTL_CREDIT, UDP_PORT_UEC
 
 from .credit_budget import CreditBudget
 from .protocol import ReorderBuffer
 from .rawsock import RawUdpSocket
 from .rx_flow import ACK_CAUSES, ReceiverFlow
 from .summary import TransferSummary, goodput
-from .wire import Flow, Received, UecWire, is_close, is_credit_request
+from wire_formats.uec_datagram import Flow, Received, UecWire, is_close, is_credit_request
 
 CREDIT_CARRIERS = ("ack", "control")
 

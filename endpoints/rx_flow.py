@@ -14,7 +14,7 @@ from typing import BinaryIO, Hashable
 
 from .protocol import SACK_BITS, ReorderBuffer, index_of, psn_of
 from .summary import TransferSummary, goodput
-from .wire import Flow
+from wire_formats.uec_datagram import Flow
 
 EV_LOW = 49152
 ACK_CAUSES = ("count", "sender", "reorder", "request", "close", "credit", "timer")

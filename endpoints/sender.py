@@ -25,7 +25,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Protocol, TextIO
 
-from control.layers import (CTL_CLOSE_CMD, CTL_CREDIT_REQUEST, PDS_ACK, PDS_ACK_CC, PDS_NACK,
+from wire_formats.layers import (CTL_CLOSE_CMD, CTL_CREDIT_REQUEST, PDS_ACK, PDS_ACK_CC, PDS_NACK,
                             UDP_PORT_UEC)
 
 from .congestion import ECN_DECREASE, TRIM_DECREASE, CongestionWindow
@@ -33,7 +33,7 @@ from .protocol import CreditBalance, RttEstimator, SendWindow, Transmission, ind
 from .rawsock import RawUdpSocket
 from .reordering import ReorderAllowance
 from .summary import TransferSummary, goodput
-from .wire import Flow, Received, UecWire, is_credit
+from wire_formats.uec_datagram import Flow, Received, UecWire, is_credit
 
 EV_MODES = ("spray", "pin")
 CREDIT_MODES = ("on", "off")

@@ -16,7 +16,7 @@ from p4.v1 import p4runtime_pb2
 from ptf.base_tests import BaseTest
 from scapy.packet import Packet
 
-from control.layers import CPU_PORT
+from wire_formats.layers import CPU_PORT
 
 _ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 PACKET_IN_TIMEOUT = 3.0

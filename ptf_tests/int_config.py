@@ -4,7 +4,7 @@ from __future__ import annotations
 from ptf.mask import Mask
 from scapy.packet import Packet
 
-from control.layers import DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, IntHop, int_hop_words
+from wire_formats.layers import DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, IntHop, int_hop_words
 from fabric_base import FabricTest
 from fabric_config import INT_NODE, INT_SINK_PORTS, INT_WATCHLIST, REPORT_ENCAP
 

@@ -5,7 +5,7 @@ import ptf.testutils as tu
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
-from control.layers import CTL_CREDIT, UDP_PORT_UEC, UecControl
+from wire_formats.layers import CTL_CREDIT, UDP_PORT_UEC, UecControl
 from fabric_base import FabricTest
 from fabric_config import CREDIT_BANDS, CREDIT_METER, ROUTER_MAC, host_mac, route_to_port, routed
 

@@ -9,10 +9,10 @@ from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw, raw
 
-from control.layers import DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, UDP_PORT_UEC, IntHop, \
+from wire_formats.layers import DSCP_INT, INT_ALL_SUPPORTED, REPORT_UDP_PORT, UDP_PORT_UEC, IntHop, \
     IntMD, IntReport, IntShim, ReportGroup, ReportIndividual, UecRequest, decode_int, \
     int_hop_words
-from control.layers import REPORT_FIXED_BYTES as REPORT_INNER_OFFSET
+from wire_formats.layers import REPORT_FIXED_BYTES as REPORT_INNER_OFFSET
 from fabric_base import FabricTest
 from fabric_config import ROUTER_MAC, host_mac, route_to_port
 from int_config import COLLECTOR_IP, COLLECTOR_MAC, COLLECTOR_PORT, DOMAIN_ID, HW_ID, \

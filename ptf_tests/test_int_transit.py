@@ -7,7 +7,7 @@ from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw, raw
 
-from control.layers import DSCP_INT, UDP_PORT_UEC, IntHop, IntMD, IntShim, UecRequest, \
+from wire_formats.layers import DSCP_INT, UDP_PORT_UEC, IntHop, IntMD, IntShim, UecRequest, \
     decode_int, int_hop_words, split_int_stack
 from fabric_base import FabricTest
 from fabric_config import ROUTER_MAC, host_mac, route_to_port

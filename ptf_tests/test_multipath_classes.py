@@ -8,7 +8,7 @@ import ptf.testutils as tu
 from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.l2 import Ether
 
-from control.layers import UDP_PORT_UEC, UecRequest
+from wire_formats.layers import UDP_PORT_UEC, UecRequest
 from fabric_base import FabricTest
 from fabric_config import (CLASS_ROCEV2, CLASS_TCP, CLASS_UEC, PARTITIONS, ROUTER_MAC, ROUTES,
                            SET_GROUP, host_mac, route_to_group, set_class_mode)

@@ -5,7 +5,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import ARP, Ether
 from scapy.packet import raw
 
-from control.layers import PUNT_REASON_ACL
+from wire_formats.layers import PUNT_REASON_ACL
 from fabric_base import FabricTest
 from fabric_config import PUNT_RULES, host_mac, route_to_port
 

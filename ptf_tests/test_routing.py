@@ -4,7 +4,7 @@ import ptf.testutils as tu
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
-from control.layers import DSCP_INT, DSCP_TRIMMABLE, UDP_PORT_UEC, UecRequest
+from wire_formats.layers import DSCP_INT, DSCP_TRIMMABLE, UDP_PORT_UEC, UecRequest
 from fabric_base import FabricTest
 from fabric_config import ROUTER_MAC, host_mac, route_to_port, routed
 

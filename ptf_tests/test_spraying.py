@@ -7,7 +7,7 @@ import ptf.testutils as tu
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
-from control.layers import UDP_PORT_UEC, UecRequest
+from wire_formats.layers import UDP_PORT_UEC, UecRequest
 from fabric_base import FabricTest
 from fabric_config import ROUTER_MAC, host_mac, route_to_group
 from routed_match import routed_on_any_member

@@ -10,7 +10,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import raw
 
-from control.layers import DSCP_TRIMMABLE, DSCP_TRIMMED, UDP_PORT_UEC, UecControl, UecRequest
+from wire_formats.layers import DSCP_TRIMMABLE, DSCP_TRIMMED, UDP_PORT_UEC, UecControl, UecRequest
 from fabric_base import FabricTest
 from fabric_config import (ROUTER_MAC, TRIM_CLASSES, TRIM_METER, TRIM_THRESHOLDS, TRIMMED_BY_QUEUE,
                            host_mac, route_to_port)

@@ -3,7 +3,7 @@
 - conformance.py: ``check_datagram``, the Telemetry Report v2.0 rules every datagram
   must meet; ``MalformedReport.reason`` names the rule broken (``REASONS``)
 - decode.py: ``decode_reports`` / ``decode_report`` (fast; layouts from
-  control/layers.py) and the scapy dissection they always agree with
+  wire_formats/layers.py) and the scapy dissection they always agree with
 - sequence.py: ``SequenceTracker``, reports lost by sequence-number gaps
 - store.py: ``Store``, SQLite (WAL for files), running per-port aggregates
 - receiver.py: ``ReportReceiver``, UDP in a thread, malformed reports counted (by

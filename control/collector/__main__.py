@@ -26,7 +26,7 @@ from control.collector.plots import WINDOW_S, write_plots
 from control.collector.receiver import ReportReceiver
 from control.collector.store import Store
 from control.errors import ConfigError
-from control.layers import DSCP_INT, REPORT_UDP_PORT
+from wire_formats.layers import DSCP_INT, REPORT_UDP_PORT
 from control.topology import load_topology
 
 READY_LINE = "collector ready"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from control.layers import INT_UNAVAILABLE, IntHop
+from wire_formats.layers import INT_UNAVAILABLE, IntHop
 
 LATENCY_UNAVAILABLE = INT_UNAVAILABLE
 OCCUPANCY_UNAVAILABLE = 0xFFFFFF  # the 24-bit occupancy of an all-ones queue word

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Collection
 
 from control.collector.report import ReportDecodeError
-from control.layers import ETHERTYPE_IPV4 as _ETHERTYPE_IPV4
-from control.layers import ETHERTYPE_VLAN as _ETHERTYPE_VLAN
-from control.layers import REPORT_INT_MAIN_BYTES as INT_MAIN_BYTES
-from control.layers import (INT_MD_HEADER_WORDS, INT_TYPE_MD, INT_VERSION, IP_PROTO_TCP,
+from wire_formats.layers import ETHERTYPE_IPV4 as _ETHERTYPE_IPV4
+from wire_formats.layers import ETHERTYPE_VLAN as _ETHERTYPE_VLAN
+from wire_formats.layers import REPORT_INT_MAIN_BYTES as INT_MAIN_BYTES
+from wire_formats.layers import (INT_MD_HEADER_WORDS, INT_TYPE_MD, INT_VERSION, IP_PROTO_TCP,
                             IP_PROTO_UDP, REPORT_INNER_DS_EXTENSION, REPORT_INNER_ETHERNET,
                             REPORT_INNER_IPV4, REPORT_INNER_IPV6, REPORT_INNER_NONE,
                             REPORT_INNER_TLV, REPORT_MD_DROP_REASON, REPORT_MD_RESERVED,

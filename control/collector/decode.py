@@ -1,7 +1,7 @@
 """Telemetry Report v2.0 bytes to plain records, with the project's layers.
 
 ``decode_reports`` / ``decode_report`` are the fast decoder (layouts derived from
-control/layers.py); the scapy dissection it must always agree with is
+wire_formats/layers.py); the scapy dissection it must always agree with is
 ``decode_reports_scapy``. Both check the datagram against the specification first
 (conformance.py): anything that breaks it raises MalformedReport, a ReportDecodeError
 with the reason's class, so the receiver can count and log it without ever stopping.

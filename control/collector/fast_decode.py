@@ -20,13 +20,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Callable, Collection, Mapping, TypeVar
 
 from control.collector.conformance import IndividualReport, check_datagram
-from control.collector.layout import HeaderLayout
+from wire_formats.layout import HeaderLayout
 from control.collector.report import DEFAULT_INT_DSCPS, FlowKey, TelemetryReport
 from control.collector.scapy_decode import flow_of_inner_bytes
-from control.layers import ETHERTYPE_IPV4 as _ETHERTYPE_IPV4
-from control.layers import IP_PROTO_TCP as _PROTO_TCP
-from control.layers import IP_PROTO_UDP as _PROTO_UDP
-from control.layers import (INT_METADATA_FIELDS, REPORT_INNER_ETHERNET, REPORT_INNER_IPV4,
+from wire_formats.layers import ETHERTYPE_IPV4 as _ETHERTYPE_IPV4
+from wire_formats.layers import IP_PROTO_TCP as _PROTO_TCP
+from wire_formats.layers import IP_PROTO_UDP as _PROTO_UDP
+from wire_formats.layers import (INT_METADATA_FIELDS, REPORT_INNER_ETHERNET, REPORT_INNER_IPV4,
                             REPORT_MD_RESERVED, REPORT_TYPE_INT, IntHop, IntReport, ReportGroup,
                             ReportIndividual, hop_ml)
 

@@ -21,7 +21,7 @@ from control.collector.decode import (DEFAULT_INT_DSCPS, MalformedReport, Report
                                       TelemetryReport, decode_reports)
 from control.collector.sequence import SequenceTracker
 from control.collector.store import Store
-from control.layers import REPORT_UDP_PORT
+from wire_formats.layers import REPORT_UDP_PORT
 
 log = logging.getLogger(__name__)
 

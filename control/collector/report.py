@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from control.layers import DSCP_INT, IntHop
+from wire_formats.layers import DSCP_INT, IntHop
 
 DEFAULT_INT_DSCPS = frozenset({DSCP_INT})
 """DSCPs that mark an inner packet as carrying INT-MD (the fabric's default)."""

@@ -14,7 +14,7 @@ from scapy.packet import Packet, Raw
 
 from control.collector.conformance import IndividualReport, check_datagram
 from control.collector.report import DEFAULT_INT_DSCPS, FlowKey, TelemetryReport
-from control.layers import (REPORT_INNER_ETHERNET, REPORT_INNER_IPV4, REPORT_MD_DROP_REASON,
+from wire_formats.layers import (REPORT_INNER_ETHERNET, REPORT_INNER_IPV4, REPORT_MD_DROP_REASON,
                             REPORT_MD_RESERVED, REPORT_TYPE_INT, IntHop, IntMD, IntReport,
                             ReportGroup, ReportIndividual, decode_int, hop_ml, split_int_stack)
 

@@ -7,7 +7,7 @@ from typing import Sequence
 
 from scapy.layers.inet import IP, UDP
 
-from control.layers import (DSCP_INT, REPORT_INNER_IPV4, INT_BIT_HOP_LATENCY, INT_BIT_L1_PORTS, INT_BIT_NODE_ID,
+from wire_formats.layers import (DSCP_INT, REPORT_INNER_IPV4, INT_BIT_HOP_LATENCY, INT_BIT_L1_PORTS, INT_BIT_NODE_ID,
                             INT_BIT_QUEUE, UDP_PORT_UEC, IntHop, IntMD, IntReport, IntShim,
                             ReportGroup, ReportIndividual, UecRequest, int_hop_words)
 

@@ -21,7 +21,7 @@ from control.collector.synthetic import build_report
 from control.controller import FabricController
 from control.controller.weights import (LatestOccupancy, WeightPolicy, member_weights,
                                         next_congestion, recent_occupancy)
-from control.layers import IntHop
+from wire_formats.layers import IntHop
 from control.policy import load_policy
 from control.topology import load_topology
 

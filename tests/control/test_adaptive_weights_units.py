@@ -7,7 +7,7 @@ from control.collector.report import TelemetryReport
 from control.collector.store import Store
 from control.controller.weights import (CongestionTracker, LatestOccupancy, PortSample,
                                         WeightPolicy)
-from control.layers import IntHop
+from wire_formats.layers import IntHop
 
 POLICY = WeightPolicy(high=8, low=4, latency_high=8192, latency_low=4096, hold_s=2, max_hold_s=8)
 

@@ -8,7 +8,7 @@ from control.collector.decode import ReportDecodeError, decode_report
 from control.collector.receiver import ReportReceiver
 from control.collector.store import Store
 from control.collector.synthetic import build_report
-from control.layers import (INT_BIT_HOP_LATENCY, INT_BIT_L1_PORTS, INT_BIT_NODE_ID, INT_BIT_QUEUE,
+from wire_formats.layers import (INT_BIT_HOP_LATENCY, INT_BIT_L1_PORTS, INT_BIT_NODE_ID, INT_BIT_QUEUE,
                             IntHop)
 
 INSTR = INT_BIT_NODE_ID | INT_BIT_L1_PORTS | INT_BIT_HOP_LATENCY | INT_BIT_QUEUE

@@ -18,7 +18,7 @@ from control.collector.metrics import MetricsServer
 from control.collector.receiver import ReportReceiver
 from control.collector.store import Store
 from control.collector.synthetic import build_inner, build_report
-from control.layers import (INT_BIT_L1_PORTS, INT_BIT_QUEUE, IntHop, IntReport, ReportGroup,
+from wire_formats.layers import (INT_BIT_L1_PORTS, INT_BIT_QUEUE, IntHop, IntReport, ReportGroup,
                             ReportIndividual)
 
 HOPS = [IntHop(node_id=2, ingress_port=3, egress_port=1, hop_latency=40, queue_id=0,

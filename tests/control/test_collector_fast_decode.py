@@ -10,8 +10,8 @@ from scapy.layers.l2 import ARP, Dot1Q, Ether
 
 from control.collector.decode import ReportDecodeError, decode_report_fast, decode_report_scapy
 from control.collector.fast_decode import record_builder
-from control.collector.layout import HeaderLayout, LayoutError
-from control.layers import (DSCP_INT, INT_METADATA_FIELDS, REPORT_MD_DROP_REASON,
+from wire_formats.layout import HeaderLayout, LayoutError
+from wire_formats.layers import (DSCP_INT, INT_METADATA_FIELDS, REPORT_MD_DROP_REASON,
                             REPORT_MD_RESERVED, IntHop, IntMD, IntReport, IntShim, ReportGroup,
                             ReportIndividual, UecRequest, int_hop_words)
 

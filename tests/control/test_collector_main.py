@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from control.collector.synthetic import build_report
-from control.layers import IntHop
+from wire_formats.layers import IntHop
 
 HOPS = [IntHop(node_id=2, ingress_port=3, egress_port=1, hop_latency=40, queue_id=0,
                queue_occupancy=7),

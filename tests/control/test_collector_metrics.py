@@ -12,7 +12,7 @@ from control.collector.metrics import MetricsServer
 from control.collector.receiver import ReceiverStats, ReportReceiver
 from control.collector.store import Store
 from control.collector.synthetic import build_report
-from control.layers import IntHop
+from wire_formats.layers import IntHop
 
 AT2 = tuple(sorted({"node": "2", "ingress_port": "3", "egress_port": "1"}.items()))
 AT1 = tuple(sorted({"node": "1", "ingress_port": "1", "egress_port": "4"}.items()))

@@ -5,7 +5,7 @@ from control.collector.decode import decode_report
 from control.collector.plots import PIXELS, plot_node, window_start, write_plots
 from control.collector.store import Store
 from control.collector.synthetic import build_report
-from control.layers import IntHop
+from wire_formats.layers import IntHop
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

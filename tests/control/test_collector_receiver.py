@@ -6,7 +6,7 @@ import socket
 from control.collector.receiver import MalformedLog, ReportReceiver
 from control.collector.store import Store
 from control.collector.synthetic import build_report
-from control.layers import IntHop
+from wire_formats.layers import IntHop
 
 
 def test_a_burst_is_stored_whole():

@@ -5,7 +5,7 @@ import sqlite3
 from control.collector.decode import decode_report
 from control.collector.store import Store
 from control.collector.synthetic import build_report
-from control.layers import INT_UNAVAILABLE, IntHop
+from wire_formats.layers import INT_UNAVAILABLE, IntHop
 
 
 def sprayed(seq: int) -> list[IntHop]:

@@ -227,7 +227,7 @@ def test_recent_occupancy_reads_the_collectors_store(tmp_path):
     from control.collector.report import TelemetryReport
     from control.collector.store import Store
     from control.controller.weights import recent_occupancy
-    from control.layers import IntHop
+    from wire_formats.layers import IntHop
 
     db = tmp_path / "reports.sqlite"
     store = Store(str(db))

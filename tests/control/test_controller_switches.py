@@ -14,7 +14,7 @@ from control import fabricctl
 from control.collector.decode import decode_report
 from control.controller import FabricController
 from control.controller.program import SELECTOR, member_id, member_port
-from control.layers import UDP_PORT_UEC, UecRequest
+from wire_formats.layers import UDP_PORT_UEC, UecRequest
 from control.p4rt.client import SwitchConnection
 from control.p4rt.entities import INSERT, P4Names, load_p4info, update
 from control.policy import load_policy
@@ -300,7 +300,7 @@ def test_every_entity_of_the_shipped_policy_is_accepted(tmp_path):
 def test_adaptive_loop_reads_the_store_and_reweights(fabric, tmp_path):
     from control.collector.report import TelemetryReport
     from control.collector.store import Store
-    from control.layers import IntHop
+    from wire_formats.layers import IntHop
 
     fab, controller = fabric
     db = tmp_path / "reports.sqlite"

@@ -19,7 +19,7 @@ from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from control.layers import ECN_CE, UDP_PORT_UEC
+from wire_formats.layers import ECN_CE, UDP_PORT_UEC
 from p4sim.netns import PACKET_OUTGOING
 
 from ep_net import trim_frame, uec_data_entropy

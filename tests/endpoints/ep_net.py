@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
-from control.layers import (CTL_CREDIT, CTL_CREDIT_REQUEST, DSCP_TRIMMED, PDS_DATA_TYPES,
+from wire_formats.layers import (CTL_CREDIT, CTL_CREDIT_REQUEST, DSCP_TRIMMED, PDS_DATA_TYPES,
                             UDP_PORT_UEC, UecControl, UecRequestCC)
 from p4sim.netns import ETH_P_ALL, PACKET_OUTGOING, Netns, ip
 

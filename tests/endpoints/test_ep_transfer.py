@@ -8,7 +8,7 @@ import json
 import pytest
 from scapy.layers.l2 import Ether
 
-from control.layers import UecRequestCC
+from wire_formats.layers import UecRequestCC
 from endpoints.sender import payload_for
 
 from ep_net import (RECEIVER_IP, SENDER_IP, ControlEntropy, CountData, DropCreditsUntilAsked,

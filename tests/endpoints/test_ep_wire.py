@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from scapy.layers.inet import IP, UDP
 
-from control.layers import (
+from wire_formats.layers import (
     CC_TYPE_CREDIT,
     CTL_CREDIT,
     DSCP_TRIMMABLE,
@@ -17,8 +17,8 @@ from control.layers import (
     UecNack,
     UecRequestCC,
 )
-from endpoints.pds_codec import HeaderCodec
-from endpoints.wire import Flow, UecWire, is_credit
+from wire_formats.pds_codec import HeaderCodec
+from wire_formats.uec_datagram import Flow, UecWire, is_credit
 
 FLOW = Flow(src="10.0.0.1", dst="10.0.0.2", own_pdcid=0x1234, peer_pdcid=0x99)
 WIRE = UecWire()

@@ -10,7 +10,7 @@ from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
 from control.controller.int_dscp import IntDscpError, check_int_dscp, parsed_int_dscp
-from control.layers import DSCP_INT, DSCP_INT_MASK
+from wire_formats.layers import DSCP_INT, DSCP_INT_MASK
 from p4sim.compiler.frontend import parse_program
 
 FABRIC = Path(__file__).resolve().parents[2] / "p4src" / "fabric.p4"

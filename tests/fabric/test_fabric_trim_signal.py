@@ -20,7 +20,7 @@ import pytest
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
-from control.layers import DSCP_TRIMMABLE, DSCP_TRIMMED, UDP_PORT_UEC, UecRequest
+from wire_formats.layers import DSCP_TRIMMABLE, DSCP_TRIMMED, UDP_PORT_UEC, UecRequest
 from p4sim.switch.runtime_api import ExactParam, LpmParam
 from p4sim.switch.switch import Switch
 from tests.switch.arch.sa_helpers import StepClock, use_clock, wait_ingressed

@@ -5,7 +5,7 @@ from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw, raw
 
-from control.layers import (
+from wire_formats.layers import (
     DSCP_INT,
     INT_ALL_SUPPORTED,
     INT_BIT_EGRESS_TS,

@@ -4,7 +4,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import raw
 
-from control.layers import (
+from wire_formats.layers import (
     INT_ALL_SUPPORTED,
     INT_BIT_EGRESS_TS,
     INT_BIT_INGRESS_TS,

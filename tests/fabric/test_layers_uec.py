@@ -5,7 +5,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import raw
 
-from control.layers import (
+from wire_formats.layers import (
     CC_TYPE_CREDIT,
     CC_TYPE_NSCC,
     CTL_CREDIT,

@@ -23,8 +23,9 @@ from p4.v1 import p4runtime_pb2
 from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.l2 import Ether
 
-from control.layers import REPORT_UDP_PORT as COLLECTOR_PORT_UDP
-from control.layers import (DSCP_INT, INT_ALL_SUPPORTED, UDP_PORT_UEC, IntHop, IntMD, IntShim,
+from wire_formats.checksum import internet_checksum
+from wire_formats.layers import REPORT_UDP_PORT as COLLECTOR_PORT_UDP
+from wire_formats.layers import (DSCP_INT, INT_ALL_SUPPORTED, UDP_PORT_UEC, IntHop, IntMD, IntShim,
                             UecRequest, int_hop_words)
 from control.controller.int_report_mode import REPORT_MODE_TABLE, report_mode_action
 from control.p4rt.entities import INSERT, MODIFY, clone_session, pre_entry
@@ -52,15 +53,6 @@ REPORT_MD_RESERVED_BITS = {0, 9, 10, 11, 12, 13, 14}
 def _bits(value: int) -> set[int]:
     """Bit numbers set in a 16-bit bitmap, bit 0 the most significant."""
     return {b for b in range(16) if value & (0x8000 >> b)}
-
-
-def _csum(data: bytes) -> int:
-    if len(data) % 2:
-        data += b"\x00"
-    total = sum(struct.unpack(f">{len(data) // 2}H", data))
-    while total >> 16:
-        total = (total & 0xFFFF) + (total >> 16)
-    return total
 
 
 @dataclass
@@ -92,7 +84,7 @@ class SpecChecker:
             bad.append(f"outer IPv4 version/IHL {ver_ihl:#x}")
         if total != len(frame) - 14:
             bad.append(f"outer IPv4 total length {total}, {len(frame) - 14} bytes present")
-        if _csum(ip) != 0xFFFF:
+        if internet_checksum(ip) != 0:
             bad.append("outer IPv4 header checksum wrong")
         if proto != 17:
             bad.append(f"outer protocol {proto}, reports are UDP")
@@ -175,7 +167,7 @@ class SpecChecker:
         ip = inner[:20]
         if ip[0] != 0x45:
             return ["inner packet is not IPv4 without options"]
-        if _csum(ip) != 0xFFFF:
+        if internet_checksum(ip) != 0:
             bad.append("inner IPv4 header checksum wrong")
         total, proto = struct.unpack_from(">H", ip, 2)[0], ip[9]
         if len(inner) > total:

@@ -21,7 +21,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
 from control.controller.program import weighted_members
-from control.layers import UDP_PORT_UEC, UecRequest
+from wire_formats.layers import UDP_PORT_UEC, UecRequest
 from control.p4rt.client import SwitchConnection
 from control.p4rt.entities import INSERT, P4Names, load_p4info
 from p4sim.p4runtime.server import P4RuntimeServer

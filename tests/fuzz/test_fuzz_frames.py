@@ -31,12 +31,12 @@ from typing import Callable, Iterator
 
 import pytest
 
-from control.layers import DSCP_INT as INT_DSCP
-from control.layers import UDP_PORT_UEC as UEC_PORT
+from wire_formats.layers import DSCP_INT as INT_DSCP
+from wire_formats.layers import UDP_PORT_UEC as UEC_PORT
 from p4sim.netns import Netns
 from p4sim.switch.control_channel import ControlClient, ControlServer
 from p4sim.switch.control_cli import run_command
-from p4sim.switch.hashes import csum16
+from wire_formats.checksum import internet_checksum
 from p4sim.switch.switch import Switch
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +72,7 @@ def ipv4(proto: int, l4: bytes, dst: bytes = bytes([10, 1, 2, 3]), dscp: int = 0
                                    20 + len(options) + len(l4) if total is None else total,
                                    1, 0, ttl, proto, 0, bytes([192, 168, 1, 10]), dst))
     header += options
-    header[10:12] = struct.pack("!H", csum16(bytes(header)))
+    header[10:12] = struct.pack("!H", internet_checksum(bytes(header)))
     return bytes(header) + l4
 
 

@@ -112,7 +112,7 @@ def fabric_target() -> Target:
     from scapy.layers.inet import IP, UDP
     from scapy.layers.l2 import Ether
 
-    from control.layers import UDP_PORT_UEC, UecRequest
+    from wire_formats.layers import UDP_PORT_UEC, UecRequest
     json_path, p4info_path = _fabric_build()
     p4info = text_format.Parse(p4info_path.read_text(), p4info_pb2.P4Info())
     frame = bytes(Ether(src="00:00:00:00:00:01", dst=ROUTER_MAC)

@@ -9,7 +9,7 @@ import time
 from control.collector.conformance import REASONS, MalformedReport
 from control.collector.decode import decode_reports_fast, decode_reports_scapy
 from control.collector.synthetic import build_report
-from control.layers import INT_ALL_SUPPORTED, IntHop
+from wire_formats.layers import INT_ALL_SUPPORTED, IntHop
 
 SEED = 1207
 SECONDS = 4.0

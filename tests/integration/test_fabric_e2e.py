@@ -18,7 +18,7 @@ from scapy.utils import rdpcap
 
 from control.launch import (FabricNetwork, Transfer, run_transfer, start_collector, start_controller,
                             start_transfer)
-from control.layers import DSCP_TRIMMED, UecRequest
+from wire_formats.layers import DSCP_TRIMMED, UecRequest
 
 pytestmark = pytest.mark.netns
 ROOT = Path(__file__).resolve().parents[2]

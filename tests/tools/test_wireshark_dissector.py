@@ -1,6 +1,6 @@
 """tools/wireshark/p4fabric.lua decodes the fabric's headers as tshark sees them.
 
-Packets are built with control/layers.py (and the collector's synthetic reports),
+Packets are built with wire_formats/layers.py (and the collector's synthetic reports),
 written to a pcap, dissected by the real tshark with the Lua script loaded, and each
 decoded field (PDML ``show``, and the value name in ``showname``) is compared with what
 was built. One test dissects the pcap a real p4sim-switch wrote with ``--pcap`` while it
@@ -24,7 +24,7 @@ from scapy.layers.l2 import Ether
 from scapy.packet import Packet
 from control.collector.conformance import check_datagram
 from control.collector.synthetic import build_report
-from control.layers import (CC_TYPE_CREDIT, CC_TYPE_NSCC, CTL_CREDIT, DSCP_INT, INT_ALL_SUPPORTED,
+from wire_formats.layers import (CC_TYPE_CREDIT, CC_TYPE_NSCC, CTL_CREDIT, DSCP_INT, INT_ALL_SUPPORTED,
                             INT_BIT_HOP_LATENCY, INT_BIT_L1_PORTS, INT_UNAVAILABLE, NACK_TRIMMED,
                             REPORT_INNER_IPV4, REPORT_MD_DROP_REASON, REPORT_UDP_PORT, UDP_PORT_UEC,
                             IntHop, IntMD, IntReport, IntShim, ReportGroup, ReportIndividual,

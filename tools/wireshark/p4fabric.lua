@@ -4,7 +4,7 @@
 --   int     INT-MD v2.1 over TCP/UDP, signalled by a DSCP (int.shim.*, int.md.*, int.hop.*)
 --   intrep  Telemetry Report v2.0 on UDP 32766 (intrep.*), inner packet handed to Wireshark
 --
--- Layouts follow control/layers.py and p4src/include/header.p4 (bit 0 = most
+-- Layouts follow wire_formats/layers.py and p4src/include/header.p4 (bit 0 = most
 -- significant bit, as in the specifications). Ports and the INT DSCP are preferences.
 -- Load with: wireshark -X lua_script:tools/wireshark/p4fabric.lua
 

@@ -16,6 +16,7 @@ import pytest
 
 from p4sim.switch.control_channel import ControlClient
 from p4sim.netns import Netns
+from wire_formats.checksum import internet_checksum
 
 from sa_helpers import P4C_OUT
 
@@ -29,18 +30,11 @@ WINDOW = 100             # rounds sent before waiting for the switch to count th
 PACKET_OTHERHOST_OUTGOING = 4
 
 
-def ipv4_checksum(header: bytes) -> int:
-    total = sum(struct.unpack(f"!{len(header) // 2}H", header))
-    while total >> 16:
-        total = (total & 0xFFFF) + (total >> 16)
-    return ~total & 0xFFFF
-
-
 def ipv4_frame(seq: int, size: int, dst: bytes = bytes([10, 1, 2, 3]), ttl: int = 64) -> bytes:
     """Ethernet + IPv4 (valid checksum) + payload starting with `seq`, `size` bytes."""
     ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, size - 14, seq & 0xFFFF, 0, ttl,
                                17, 0, bytes([192, 168, 1, 10]), dst))
-    ip[10:12] = struct.pack("!H", ipv4_checksum(bytes(ip)))
+    ip[10:12] = struct.pack("!H", internet_checksum(bytes(ip)))
     payload = struct.pack("!I", seq) + bytes(size - 14 - 20 - 4)
     return bytes.fromhex("000000000001" "000000000002" "0800") + bytes(ip) + payload
 
@@ -176,5 +170,5 @@ def test_soak_with_garbage_runts_and_jumbo_frames():
         for out, orig in zip(got_frames, sent_frames):
             assert out[:12] == NEXT_HOP_MAC + ROUTER_MAC
             assert out[22] == orig[22] - 1                       # TTL
-            assert ipv4_checksum(out[14:34]) == 0                # checksum updated
+            assert internet_checksum(out[14:34]) == 0                # checksum updated
             assert out[34:] == orig[34:]

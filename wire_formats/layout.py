@@ -1,6 +1,6 @@
 """Fixed-size header layouts derived from the scapy layers' ``fields_desc``.
 
-The fast decoder must not restate the wire format: control/layers.py is the one place
+The fast decoder must not restate the wire format: wire_formats/layers.py is the one place
 that defines it. A ``HeaderLayout`` reads a layer's fixed leading fields once (bit
 widths of BitFields, struct sizes of plain fields) and turns them into shifts and masks
 over one big-endian integer, so decoding a header is one ``int.from_bytes`` plus a few

@@ -1,7 +1,7 @@
 """Bytes on the wire for the endpoints: IPv4/UDP around the project's UEC PDS headers.
 
 The PDS headers go through ``PdsCodecs``, whose field positions come from the scapy
-layers in ``control.layers`` (one definition of every UEC field). The plain IPv4 and
+layers in ``wire_formats.layers`` (one definition of every UEC field). The plain IPv4 and
 UDP headers around them are packed with ``struct``: building with scapy costs ~0.6 ms
 a packet, which would cap a Python endpoint at under 2,000 packets/s.
 """
@@ -12,7 +12,7 @@ import struct
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from control.layers import (
+from wire_formats.layers import (
     CTL_CLOSE_CMD,
     CTL_CREDIT,
     CTL_CREDIT_REQUEST,
@@ -30,7 +30,8 @@ from control.layers import (
     UDP_PORT_UEC,
 )
 
-from .pds_codec import PdsCodecs
+from wire_formats.checksum import internet_checksum
+from wire_formats.pds_codec import PdsCodecs
 
 IPV4_HEADER = struct.Struct("!BBHHHBBH4s4s")
 UDP_HEADER = struct.Struct("!HHHH")
@@ -48,17 +49,9 @@ def ipv4_udp(src: str, dst: str, sport: int, dport: int, payload: bytes, *,
     total = IPV4_HEADER.size + len(udp) + len(payload)
     header = IPV4_HEADER.pack(0x45, (dscp << 2) | ecn, total, 0, 0x4000, ttl, IP_PROTO_UDP,
                               0, socket.inet_aton(src), socket.inet_aton(dst))
-    checksum = ipv4_checksum(header)
+    checksum = internet_checksum(header)
     header = header[:10] + checksum.to_bytes(2, "big") + header[12:]
     return header + udp + payload
-
-
-def ipv4_checksum(header: bytes) -> int:
-    """RFC 791 header checksum (the field itself counted as zero by the caller)."""
-    total = sum(struct.unpack(f"!{len(header) // 2}H", header))
-    while total >> 16:
-        total = (total & 0xFFFF) + (total >> 16)
-    return ~total & 0xFFFF
 
 
 # ---------------------------------------------------------------- packets
@@ -76,7 +69,7 @@ class Flow:
 @dataclass(frozen=True)
 class Received:
     """One UEC packet as it arrived. ``pds``: every field of its PDS header as
-    attributes (names as in ``control.layers``). ``trimmed``: the fabric cut it
+    attributes (names as in ``wire_formats.layers``). ``trimmed``: the fabric cut it
     (trimmed DSCP, or fewer bytes than the IPv4/UDP lengths claim); ``ce``: ECN
     congestion experienced."""
 

@@ -1,5 +1,5 @@
 """Fast encode/decode of the UEC PDS headers, with every field's position learnt from
-the scapy layers in ``control.layers`` (never written down a second time).
+the scapy layers in ``wire_formats.layers`` (never written down a second time).
 
 Building a scapy packet costs ~100 µs; an endpoint sending a few thousand packets a
 second cannot afford that per packet. So, once per layer, a ``HeaderCodec`` asks scapy
@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from scapy.fields import AnyField, BitField, ConditionalField
 from scapy.packet import Packet
 
-from control.layers import (
+from wire_formats.layers import (
     CC_TYPE_CREDIT,
     PDS_ACK,
     PDS_ACK_CC,
