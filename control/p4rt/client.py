@@ -17,6 +17,10 @@ from control.p4rt.errors import P4RuntimeError, from_rpc_error
 
 
 class SwitchConnection:
+    """`role` (default: none, the default role) is the P4Runtime role name this
+    controller claims in arbitration and in every Write and SetForwardingPipelineConfig:
+    its domain's name on a switch bound with p4sim-switch --p4rt-allowed-roles."""
+
     def __init__(self, address: str, device_id: int = 0, election_id: int = 1,
                  role: str = ""):
         self.address = address
@@ -104,7 +108,7 @@ class SwitchConnection:
 
     def set_pipeline(self, p4info: p4info_pb2.P4Info, device_config: bytes) -> None:
         request = p4runtime_pb2.SetForwardingPipelineConfigRequest(
-            device_id=self.device_id, election_id=self._election(),
+            device_id=self.device_id, election_id=self._election(), role=self.role,
             action=p4runtime_pb2.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT)
         request.config.p4info.CopyFrom(p4info)
         request.config.p4_device_config = device_config
@@ -114,7 +118,7 @@ class SwitchConnection:
             raise from_rpc_error("SetForwardingPipelineConfig", err) from None
 
     def write(self, updates: Iterable[p4runtime_pb2.Update]) -> None:
-        request = p4runtime_pb2.WriteRequest(device_id=self.device_id,
+        request = p4runtime_pb2.WriteRequest(device_id=self.device_id, role=self.role,
                                              election_id=self._election())
         request.updates.extend(updates)
         if not request.updates:

@@ -6,17 +6,27 @@ highest ever seen becomes primary; everybody of that role hears about every chan
 (OK for the primary, ALREADY_EXISTS for backups, NOT_FOUND for backups when there is
 no primary); the election ID in a notification is the highest one seen.  The server
 keeps a single device, so the device check lives in the server.
+
+A switch may be bound to its domain's roles (`RoleBinding`, p4sim-switch's
+`--p4rt-allowed-roles`): a controller naming any other role, or none (the default role,
+full pipeline access), is then refused with PERMISSION_DENIED, at arbitration (the stream
+ends) and on every Write and SetForwardingPipelineConfig.  Reads stay open, as the
+specification lets any controller read.  This keeps out a misconfigured controller of
+another domain, not an attacker: role names are not authenticated (docs/sovereignty.md).
 """
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 from google.rpc import code_pb2
 from p4.v1 import p4runtime_pb2
 
 from p4sim.p4runtime.errors import Code, P4RuntimeError
+
+log = logging.getLogger(__name__)
 
 
 def election_int(uint128: p4runtime_pb2.Uint128) -> int:
@@ -32,6 +42,60 @@ class Session:
     role: str = ""
     election_id: int | None = None
     joined: bool = False
+    peer: str = ""     # the client's address as gRPC gives it (for refusal logs)
+
+
+def _role_text(role: str) -> str:
+    return f"role '{role}'" if role else "the default role (no role name, full access)"
+
+
+class RoleBinding:
+    """The role names a switch accepts controllers for (its domain's); None: any role.
+
+    The specification leaves what a role may do to role configs agreed out of band;
+    a binding only says which roles exist on this switch, so a controller of another
+    domain cannot become primary here, whatever its election ID.
+    """
+
+    def __init__(self, allowed: Iterable[str] | None = None):
+        if allowed is None:
+            self.allowed: frozenset[str] | None = None
+            return
+        names = frozenset(allowed)
+        if not names or any(not isinstance(n, str) or not n.strip() for n in names):
+            raise ValueError("a role binding needs one or more non-empty role names, "
+                             f"got {sorted(names)!r}")
+        self.allowed = names
+
+    @property
+    def bound(self) -> bool:
+        return self.allowed is not None
+
+    def describe(self) -> str:
+        """'role 'a'' or 'roles 'a', 'b'' (for messages)."""
+        assert self.allowed is not None
+        names = ", ".join(f"'{n}'" for n in sorted(self.allowed))
+        return f"role{'s' if len(self.allowed) > 1 else ''} {names}"
+
+    def check(self, role: str) -> None:
+        """PERMISSION_DENIED naming both roles unless `role` may control this switch.
+
+        PERMISSION_DENIED, not INVALID_ARGUMENT: the request is well formed (the same
+        one succeeds on the other domain's switches); the caller is not allowed here.
+        The spec keeps INVALID_ARGUMENT for a role.config that breaks the agreed scheme.
+        """
+        if self.allowed is None or role in self.allowed:
+            return
+        bound = self.describe()
+        if not role:
+            raise P4RuntimeError(
+                Code.PERMISSION_DENIED,
+                f"{_role_text(role)} is refused: this switch is bound to {bound} "
+                "(--p4rt-allowed-roles); connect with that role name")
+        raise P4RuntimeError(
+            Code.PERMISSION_DENIED,
+            f"{_role_text(role)} may not control this switch: it is bound to {bound} "
+            "(--p4rt-allowed-roles); a controller of another domain must not program it")
 
 
 @dataclass
@@ -45,8 +109,9 @@ class _RoleState:
 class Arbitrator:
     """Primary/backup bookkeeping for every role of one device."""
 
-    def __init__(self, device_id: int):
+    def __init__(self, device_id: int, binding: RoleBinding | None = None):
         self.device_id = device_id
+        self.binding = binding if binding is not None else RoleBinding()
         self._roles: dict[str, _RoleState] = {}
         self._lock = threading.Lock()
 
@@ -60,6 +125,12 @@ class Arbitrator:
                     raise P4RuntimeError(
                         Code.NOT_FOUND, f"no device with ID {msg.device_id} "
                                         f"(this switch is device {self.device_id})")
+                try:
+                    self.binding.check(role)
+                except P4RuntimeError as exc:
+                    log.warning("P4Runtime arbitration refused (peer %s): %s",
+                                session.peer or "unknown", exc.message)
+                    raise
                 state = self._roles.setdefault(role, _RoleState())
                 self._check_unique(state, session, election)
                 session.device_id, session.role = msg.device_id, role
@@ -141,7 +212,9 @@ class Arbitrator:
             target.send(resp)
 
     def check_primary(self, role: str, election: p4runtime_pb2.Uint128 | None) -> None:
-        """PERMISSION_DENIED unless the (role, election ID) is the current primary."""
+        """PERMISSION_DENIED unless the (role, election ID) is the current primary of a
+        role this switch accepts."""
+        self.binding.check(role)
         with self._lock:
             state = self._roles.get(role)
             primary = state.primary if state else None

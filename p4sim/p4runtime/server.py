@@ -14,13 +14,14 @@ import logging
 import queue
 import threading
 from concurrent import futures
+from typing import Iterable
 
 import grpc
 from google.protobuf.message import DecodeError
 from p4.v1 import p4runtime_pb2
 
 from p4sim.p4runtime import pipeline_config, reconcile, wire
-from p4sim.p4runtime.arbitration import Arbitrator, Session
+from p4sim.p4runtime.arbitration import Arbitrator, RoleBinding, Session
 from p4sim.p4runtime.controller_packets import ControllerHeader
 from p4sim.p4runtime.digest_stream import DigestStreamer
 from p4sim.p4runtime.dispatch import EntityHandlers
@@ -61,15 +62,17 @@ class P4RuntimeServer:
 
     Every open StreamChannel holds one of the `max_workers` gRPC threads for its
     lifetime, so the pool bounds concurrent controllers plus in-flight unary calls.
+    `allowed_roles` binds the switch to its domain's role names (see
+    arbitration.RoleBinding); None accepts every role, the default one included.
     """
 
     def __init__(self, switch, address: str = "0.0.0.0:9559", device_id: int = 0,
-                 max_workers: int = 32):
+                 max_workers: int = 32, allowed_roles: Iterable[str] | None = None):
         self.switch = switch
         self.address = address
         self.device_id = device_id
         self.port: int | None = None
-        self.arbitrator = Arbitrator(device_id)
+        self.arbitrator = Arbitrator(device_id, RoleBinding(allowed_roles))
         self._lock = threading.RLock()
         self._state: PipelineState | None = None
         self._handlers: EntityHandlers | None = None
@@ -423,7 +426,7 @@ class _Service:
 
     def StreamChannel(self, request_iterator, context):
         outbox: queue.SimpleQueue = queue.SimpleQueue()
-        session = Session(send=outbox.put)
+        session = Session(send=outbox.put, peer=context.peer())
 
         def consume() -> None:
             try:

@@ -4,13 +4,16 @@
                [--log-console] [--log-file FILE [--log-flush]] [--log-level LEVEL]
                [--pcap [DIR]] [--dump-packet-data N] [--thrift-port N]
                [--queue-depth PKTS] [--queue-rate PPS] [--no-grpc]
-               [-- --grpc-server-addr HOST:PORT --cpu-port N --priority-queues N]
+               [-- --grpc-server-addr HOST:PORT --cpu-port N --priority-queues N
+                   --p4rt-allowed-roles NAME[,NAME]]
 
 Every option of simple_switch_grpc's --help is accepted with its syntax; those p4sim
 cannot act on (nanomsg, TLS, modules, ...) are ignored with one note each on stderr.
 Like simple_switch_grpc it opens the gRPC server and its ports only: the control
 channel (p4sim-cli's, where simple_switch has Thrift) opens only with --thrift-port.
---queue-depth, --queue-rate and --no-grpc are p4sim extensions.
+--queue-depth, --queue-rate, --no-grpc, --common-clock and --p4rt-allowed-roles (binds
+the P4Runtime server to its domain's role names; a target option, so given before or
+after `--`) are p4sim extensions.
 
 Target options (after `--`) are also accepted before it.  Runs until SIGINT/SIGTERM,
 then closes its sockets and exits 0.  Prints "p4sim-switch ready ..." on stdout once
@@ -85,6 +88,15 @@ NO_EFFECT = {
 DEFAULT_DROP_PORT = 511
 DEFAULT_MAX_PORT_COUNT = 512
 BMV2_LOG_LEVELS = ("trace", "debug", "info", "warn", "error", "off")
+
+
+def parse_role_names(text: str) -> frozenset[str]:
+    """'domain-a,domain-a-backup' -> the role names (no empty or blank name)."""
+    names = [name.strip() for name in text.split(",")]
+    if not names or any(not name for name in names):
+        raise argparse.ArgumentTypeError(
+            f"expected NAME[,NAME...] with non-empty role names, got {text!r}")
+    return frozenset(names)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -166,6 +178,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "of the host's CLOCK_MONOTONIC (since boot), shared by every switch "
                         "on the host, so hop timestamps compare across switches (default: "
                         "since this switch started, as BMv2)")
+    x.add_argument("--p4rt-allowed-roles", type=parse_role_names, default=None,
+                   metavar="NAME[,NAME]",
+                   help="p4sim extension: accept P4Runtime controllers of these roles only "
+                        "(MasterArbitrationUpdate role.name); any other role, and the "
+                        "default role, are refused with PERMISSION_DENIED at arbitration "
+                        "and on Write / SetForwardingPipelineConfig. Reads stay open. "
+                        "Not authentication: see "
+                        "docs/sovereignty.md (default: every role)")
     return parser
 
 
@@ -210,6 +230,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         parser.error(f"port {options.drop_port} is the drop port (--drop-port)")
     if options.dump_packet_data < 0:
         parser.error("--dump-packet-data must not be negative")
+    if options.no_grpc and options.p4rt_allowed_roles is not None:
+        parser.error("--p4rt-allowed-roles binds the P4Runtime server, which --no-grpc "
+                     "turns off")
     return options
 
 
@@ -258,14 +281,18 @@ def configure_logging(options: argparse.Namespace) -> list[logging.Handler]:
     return handlers
 
 
-def _start_p4runtime(switch: Switch, address: str, device_id: int) -> Any:
+def _start_p4runtime(switch: Switch, address: str, device_id: int,
+                     allowed_roles: frozenset[str] | None = None) -> Any:
     try:
         from p4sim.p4runtime.server import P4RuntimeServer
     except ImportError as exc:
         raise UsageError(f"the P4Runtime server is not available ({exc}); "
                          f"use --no-grpc to run without it") from exc
-    server = P4RuntimeServer(switch, address, device_id)
+    server = P4RuntimeServer(switch, address, device_id, allowed_roles=allowed_roles)
     server.start()
+    if allowed_roles is not None:
+        logging.getLogger("p4sim.switch").info(
+            "P4Runtime bound to role(s) %s", ", ".join(sorted(allowed_roles)))
     return server
 
 
@@ -306,7 +333,8 @@ def _serve(options: argparse.Namespace) -> int:
             control = ControlServer(switch, options.thrift_port)
             control.start()
         if not options.no_grpc:
-            grpc_server = _start_p4runtime(switch, options.grpc_server_addr, options.device_id)
+            grpc_server = _start_p4runtime(switch, options.grpc_server_addr, options.device_id,
+                                           options.p4rt_allowed_roles)
         ports = ",".join(f"{p}@{i}" for p, i in sorted(switch.ports.items())) or "none"
         grpc = "off" if options.no_grpc else options.grpc_server_addr
         ready = (f"ready: device {options.device_id}, ports {ports}, grpc {grpc}, "
