@@ -96,3 +96,27 @@ def mask_own_hop(pkt: Packet, stack_offset: int) -> Mask:
     for word, skip_bits, width in _TIMING_WORDS:
         mask.set_do_not_care((stack_offset + 4 * word) * 8 + skip_bits, width)
     return mask
+
+
+# ------------------------------------------------------------ INT domains
+INT_DOMAIN = "FabricEgress.int_egress.int_domain"
+INT_DOMAIN_BORDER = "FabricEgress.int_egress.border.int_domain_border"
+NEXT_DOMAIN_ID = 0x0202       # the domain beyond a border port
+NEXT_DOMAIN_HOP_BUDGET = 5
+
+
+def set_domain(test: FabricTest, domain_id: int = DOMAIN_ID) -> None:
+    """This switch belongs to INT domain ``domain_id``: it acts on that domain's INT
+    headers only."""
+    test.set_default(INT_DOMAIN, "FabricEgress.int_egress.set_int_domain",
+                     {"domain_id": domain_id})
+
+
+def make_border(test: FabricTest, port: int, next_domain: int = NEXT_DOMAIN_ID,
+                hop_budget: int = NEXT_DOMAIN_HOP_BUDGET) -> None:
+    """``port`` leads into ``next_domain``: packets this switch sinks there leave with
+    a fresh INT-MD header of that domain (the port needs a sink entry too)."""
+    test.insert(INT_DOMAIN_BORDER, "FabricEgress.int_egress.border.start_next_domain",
+                {"egress_port": port},
+                {"instructions": INSTRUCTIONS, "hop_budget": hop_budget,
+                 "domain_id": next_domain})

@@ -26,12 +26,22 @@ control FabricComputeChecksum(inout headers_t hdr, inout fabric_metadata_t meta)
             hdr.report_ipv4.hdr_checksum, HashAlgorithm.csum16);
         // A TCP segment whose INT was stripped by the sink: its payload is
         // all unparsed bytes again, so the full checksum can be recomputed.
+        // After a domain border the next domain's new shim and INT-MD header
+        // come before that payload; fields of invalid headers are left out of
+        // a field list, so without them the sum is the plain segment's.
         update_checksum_with_payload(hdr.tcp.isValid() && meta.int_stripped,
             { hdr.ipv4.src_addr, hdr.ipv4.dst_addr, 8w0, hdr.ipv4.protocol,
               meta.l4_length,
               hdr.tcp.src_port, hdr.tcp.dst_port, hdr.tcp.seq_no, hdr.tcp.ack_no,
               hdr.tcp.data_offset, hdr.tcp.res, hdr.tcp.flags, hdr.tcp.window,
-              hdr.tcp.urgent_ptr },
+              hdr.tcp.urgent_ptr,
+              hdr.int_shim.int_type, hdr.int_shim.npt, hdr.int_shim.rsvd0,
+              hdr.int_shim.len, hdr.int_shim.rsvd1, hdr.int_shim.dscp,
+              hdr.int_shim.rsvd2,
+              hdr.int_md.ver, hdr.int_md.d, hdr.int_md.e, hdr.int_md.m,
+              hdr.int_md.rsvd, hdr.int_md.hop_ml, hdr.int_md.remaining_hop_cnt,
+              hdr.int_md.instruction_mask, hdr.int_md.domain_id,
+              hdr.int_md.ds_instruction, hdr.int_md.ds_flags },
             hdr.tcp.checksum, HashAlgorithm.csum16);
     }
 }

@@ -208,6 +208,14 @@ struct fabric_metadata_t {
     bit<8>         int_report_sessions;  // > 1: spread over that many sessions
     bit<8>         int_hop_words;
     bool           int_stripped;
+    // The INT-MD header a source starts (IntStart), from the watchlist entry or
+    // the domain border that started it.
+    bit<16>        int_start_instructions;
+    bit<8>         int_start_hop_budget;
+    bit<16>        int_start_domain_id;
+    // This switch's INT domain (int_domain); unknown: every domain is its own.
+    bool           int_domain_known;
+    bit<16>        int_domain_id;
     bit<16>        l4_payload_len;   // bytes after the L4 header, from the parser
     // Incremental L4 checksum update: one's-complement sum of inserted words and
     // the growth of the L4 length.

@@ -109,6 +109,12 @@ control IntReport(inout headers_t hdr,
         report_encap.apply();
         if (hdr.report_ethernet.isValid() && hdr.saved_md.isValid()) {
             report_next_hop.apply();
+            // A domain border started the next domain's INT after stripping
+            // (IntDomainBorder): those headers are not in this domain's packet.
+            bit<16> next_domain_bytes = 0;
+            if (hdr.int_shim.isValid()) {
+                next_domain_bytes = (((bit<16>) hdr.int_shim.len) << 2) + 4;
+            }
             // Inner packet: the IPv4 packet as the sink forwarded it, INT included
             // (the sink's own hop is the first in the stack). From IPv4 on, INT
             // ends on a word boundary, so whole words never cut it.
@@ -116,10 +122,10 @@ control IntReport(inout headers_t hdr,
             hdr.ethernet.setInvalid();
             hdr.vlan.setInvalid();
             bit<16> int_bytes = (((bit<16>) hdr.int_shim.len) << 2) + 4;
-            hdr.ipv4.total_len = hdr.ipv4.total_len + int_bytes;
+            hdr.ipv4.total_len = hdr.ipv4.total_len - next_domain_bytes + int_bytes;
             bit<16> headers = 20 + 20;  // INT follows only option-less TCP
             if (hdr.udp.isValid()) {
-                hdr.udp.length = hdr.udp.length + int_bytes;
+                hdr.udp.length = hdr.udp.length - next_domain_bytes + int_bytes;
                 hdr.udp.checksum = meta.report_udp_checksum;
                 headers = 20 + 8;
             }
