@@ -4,13 +4,15 @@ The fast decoder must not restate the wire format: wire_formats/layers.py is the
 that defines it. A ``HeaderLayout`` reads a layer's fixed leading fields once (bit
 widths of BitFields, struct sizes of plain fields) and turns them into shifts and masks
 over one big-endian integer, so decoding a header is one ``int.from_bytes`` plus a few
-shifts instead of a scapy dissection.
+shifts instead of a scapy dissection. It is the one place that turns ``fields_desc``
+into bit positions: the PDS codecs (pds_codec.py) encode and decode over it too.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from scapy.fields import AnyField, Field, _BitField, _FieldContainer
+from scapy.fields import AnyField, ConditionalField, Field, _BitField, _FieldContainer
 from scapy.packet import Packet
 
 _UNSIGNED_STRUCT_CODES = "BHIQ"
@@ -29,10 +31,18 @@ class HeaderLayout:
     size: int  # bytes
 
     @classmethod
-    def of(cls, layer: type[Packet]) -> "HeaderLayout":
-        """The layout of ``layer``'s fixed fields, up to its first variable-size field."""
+    def of(cls, layer: type[Packet], **fixed: Any) -> "HeaderLayout":
+        """The layout of ``layer``'s fixed fields, up to its first variable-size field.
+        A ConditionalField is in or out as its condition says of ``layer(**fixed)``: the
+        ``fixed`` values select the variant (e.g. ACK_CC's credit layout)."""
         widths: list[tuple[str, int]] = []
+        variant: Packet | None = None
         for field in layer.fields_desc:
+            if isinstance(field, ConditionalField):
+                variant = layer(**fixed) if variant is None else variant
+                if not field._evalcond(variant):
+                    continue
+                field = field.fld
             bits = _fixed_width(layer, field)
             if bits is None:
                 break
@@ -77,9 +87,9 @@ def _fixed_width(layer: type[Packet], field: AnyField) -> int | None:
         return None
     if field.islist or type(field).getfield is not Field.getfield:
         return None
-    if field.fmt[-1] not in _UNSIGNED_STRUCT_CODES:
+    if field.fmt[-1] not in _UNSIGNED_STRUCT_CODES or field.fmt[0] == "<":
         raise LayoutError(f"{layer.__name__}.{field.name}: struct format {field.fmt!r} is "
-                          f"not an unsigned integer; the fast decoder cannot read it")
+                          f"not a big-endian unsigned integer; the fast codecs cannot read it")
     return field.sz * 8
 
 

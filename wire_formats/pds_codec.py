@@ -1,19 +1,19 @@
-"""Fast encode/decode of the UEC PDS headers, with every field's position learnt from
+"""Fast encode/decode of the UEC PDS headers, with every field's position taken from
 the scapy layers in ``wire_formats.layers`` (never written down a second time).
 
 Building a scapy packet costs ~100 µs; an endpoint sending a few thousand packets a
-second cannot afford that per packet. So, once per layer, a ``HeaderCodec`` asks scapy
-to build the header with each field set to all ones and to zero: the difference is the
-field's bit mask in the header. Encoding and decoding are then integer shifts and
-masks over the header taken as one big-endian number.
+second cannot afford that per packet. So, once per layer, a ``HeaderCodec`` takes the
+layer's ``HeaderLayout`` (bit positions from the ``fields_desc`` widths, the variant's
+ConditionalFields in or out) and checks it against one scapy build. Encoding and
+decoding are then integer shifts and masks over the header taken as one big-endian
+number.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, Mapping
+from typing import Any
 
-from scapy.fields import AnyField, BitField, ConditionalField
+from scapy.fields import ConditionalField
 from scapy.packet import Packet
 
 from wire_formats.layers import (
@@ -34,32 +34,27 @@ from wire_formats.layers import (
     UecRequest,
     UecRequestCC,
 )
+from wire_formats.layout import HeaderLayout, LayoutError
+
+_CHECK_PATTERN = int.from_bytes(b"\xa5\x3c" * 32, "big")  # distinct bits in every field
 
 
-@dataclass(frozen=True)
-class _FieldSlot:
-    shift: int
-    mask: int       # unshifted: (1 << width) - 1
+def _present(layer: type[Packet], values: dict[str, Any]) -> tuple[bool, ...]:
+    """Which of ``layer``'s ConditionalFields a packet with ``values`` carries."""
+    packet = layer(**values)
+    return tuple(field._evalcond(packet) for field in layer.fields_desc
+                 if isinstance(field, ConditionalField))
 
 
-def _field_bits(field: AnyField) -> int:
-    if isinstance(field, ConditionalField):
-        field = field.fld
-    if isinstance(field, BitField):
-        return field.size
-    return field.sz * 8
-
-
-def _built(layer: type[Packet], fixed: Mapping[str, Any], name: str, value: int) -> int:
-    """The layer built with one field set, as a number; a build of another length
-    than the template's is flagged by a leading 1 bit beyond it."""
-    packet = layer(**fixed)
-    packet.setfieldval(name, value)
-    built = bytes(packet)
-    template_length = len(bytes(layer(**fixed)))
-    if len(built) != template_length:
-        return 1 << (8 * template_length)
-    return int.from_bytes(built, "big")
+def _selectors(layer: type[Packet], layout: HeaderLayout, fixed: dict[str, Any]) -> set[str]:
+    """The fields whose value would bring ConditionalFields in or out: they pick the
+    layout, so cannot be encoded. Only 0, 1 and all ones are tried against the variant's
+    presence; a condition on another value goes unseen, so pass selectors as ``fixed``."""
+    if not any(isinstance(field, ConditionalField) for field in layer.fields_desc):
+        return set()
+    variant = _present(layer, fixed)
+    return {name for name, mask in zip(layout.names, layout.masks) if name not in fixed
+            and any(_present(layer, {**fixed, name: value}) != variant for value in (0, 1, mask))}
 
 
 class HeaderCodec:
@@ -71,29 +66,29 @@ class HeaderCodec:
         self.layer = layer
         # Any, as scapy's Packet takes field keywords (an int could otherwise be _pkt).
         self.fixed: dict[str, Any] = dict(fixed)
+        layout = HeaderLayout.of(layer, **self.fixed)
         template = bytes(layer(**self.fixed))
-        self.length = len(template)
+        if len(template) != layout.size:
+            raise LayoutError(f"{layer.__name__}: scapy builds {len(template)} bytes, its fixed "
+                              f"fields span {layout.size}; the codec needs a fixed-size header")
+        self.length = layout.size
         self._template = int.from_bytes(template, "big")
-        self._slots: dict[str, _FieldSlot] = {}
-        for field in layer(**self.fixed).fields_desc:
-            if field.name in fixed or (isinstance(field, ConditionalField)
-                                       and not field._evalcond(layer(**self.fixed))):
-                continue
-            all_ones = (1 << _field_bits(field)) - 1
-            probe = _built(layer, fixed, field.name, all_ones)
-            zero = _built(layer, fixed, field.name, 0)
-            if probe.bit_length() > 8 * self.length or zero.bit_length() > 8 * self.length:
-                continue   # the value changed the layout (a selector field)
-            mask = probe ^ zero
-            if mask == 0:
-                continue
-            shift = (mask & -mask).bit_length() - 1
-            self._slots[field.name] = _FieldSlot(shift, mask >> shift)
-        taken = 0
-        for name, slot in self._slots.items():
-            if taken & (slot.mask << slot.shift):
-                raise ValueError(f"{layer.__name__}: field {name} overlaps another")
-            taken |= slot.mask << slot.shift
+        selectors = _selectors(layer, layout, self.fixed)
+        self._slots: dict[str, tuple[int, int]] = {
+            name: (shift, mask)
+            for name, shift, mask in zip(layout.names, layout.shifts, layout.masks)
+            if name not in self.fixed and name not in selectors}
+        self._decode_slots = tuple(self._slots.items())
+        self._check_against_scapy()
+
+    def _check_against_scapy(self) -> None:
+        """One build with every field set: scapy and the layout must agree on each bit."""
+        values = {name: (_CHECK_PATTERN >> index) & mask
+                  for index, (name, (_shift, mask)) in enumerate(self._slots.items())}
+        built: dict[str, Any] = {**self.fixed, **values}   # Any: see self.fixed
+        if self.encode(**values) != bytes(self.layer(**built)):
+            raise LayoutError(f"{self.layer.__name__}: scapy builds the fields elsewhere than "
+                              f"their fields_desc widths place them")
 
     @property
     def field_names(self) -> tuple[str, ...]:
@@ -107,10 +102,11 @@ class HeaderCodec:
             slot = self._slots.get(name)
             if slot is None:
                 raise KeyError(f"{self.layer.__name__} has no field {name!r}")
-            if not 0 <= value <= slot.mask:
+            shift, mask = slot
+            if not 0 <= value <= mask:
                 raise ValueError(f"{self.layer.__name__}.{name} = {value} does not fit "
-                                 f"in {slot.mask.bit_length()} bits")
-            word = (word & ~(slot.mask << slot.shift)) | (value << slot.shift)
+                                 f"in {mask.bit_length()} bits")
+            word = (word & ~(mask << shift)) | (value << shift)
         return word.to_bytes(self.length, "big")
 
     def decode(self, header: bytes) -> SimpleNamespace:
@@ -120,14 +116,14 @@ class HeaderCodec:
                              f"got {len(header)}")
         word = int.from_bytes(header[:self.length], "big")
         fields = dict(self.fixed)
-        fields.update((name, (word >> slot.shift) & slot.mask)
-                      for name, slot in self._slots.items())
+        fields.update((name, (word >> shift) & mask)
+                      for name, (shift, mask) in self._decode_slots)
         return SimpleNamespace(**fields)
 
 
 class PdsCodecs:
     """The codec of every PDS type the endpoints use, keyed by type. Build one per
-    process (building probes scapy a few hundred times, ~50 ms)."""
+    process (building checks each layout against scapy, a few ms)."""
 
     def __init__(self) -> None:
         request = HeaderCodec(UecRequest)
@@ -141,14 +137,15 @@ class PdsCodecs:
             PDS_CONTROL: HeaderCodec(UecControl),
         }
         self.prologue = HeaderCodec(UecPds)
+        self._type_shift, self._type_mask = HeaderLayout.of(UecPds).field("pds_type")
 
     def decode(self, body: bytes) -> tuple[SimpleNamespace, int] | None:
         """(fields, header length) of the PDS header at the start of ``body``; None
         when it is cut short or of a type the endpoints do not handle."""
         if len(body) < self.prologue.length:
             return None
-        pds_type = self.prologue.decode(body).pds_type
-        codec = self.by_type.get(pds_type)
+        prologue = int.from_bytes(body[:self.prologue.length], "big")
+        codec = self.by_type.get((prologue >> self._type_shift) & self._type_mask)
         if codec is None or len(body) < codec.length:
             return None
         return codec.decode(body), codec.length

@@ -10,14 +10,11 @@ counted, so the report can say how much was captured and what was cut.
 from __future__ import annotations
 
 import os
-import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-from p4sim.switch.pcap import PCAP_MAGIC_US, PcapFormatError, read_pcap
+from p4sim.switch.pcap import PCAP_HEADER_SIZE, PcapFormatError, TruncatedPcapError, records
 
-PCAP_HEADER = 24      # the libpcap global header
-RECORD_HEADER = 16    # each record's header, before its frame
 DIRECTIONS = ("in", "out")
 
 
@@ -40,18 +37,17 @@ class Capture:
 
 def _record_ends(path: Path) -> tuple[list[int], bool]:
     """Byte offset after each whole record, and whether the file ends in a partial one
-    (a switch stopped mid-write)."""
+    (a switch stopped mid-write). A file that is not a pcap this reader knows (another
+    flavour, or none) has no records and nothing partial: counted 0, never cut."""
     ends: list[int] = []
-    offset = PCAP_HEADER
     try:
-        for _stamp, frame in read_pcap(path):
-            offset += RECORD_HEADER + len(frame)
-            ends.append(offset)
+        for record in records(path.read_bytes(), str(path)):
+            ends.append(record.end)
+    except TruncatedPcapError:
+        return ends, True
     except PcapFormatError:
-        with open(path, "rb") as f:
-            if f.read(4) != struct.pack("<I", PCAP_MAGIC_US):
-                return [], False  # another flavour of pcap (or none): counted as 0, not cut
-    return ends, offset != path.stat().st_size
+        return [], False
+    return ends, False
 
 
 def cap_file(path: Path, cap_bytes: int) -> tuple[int, int]:
@@ -60,7 +56,7 @@ def cap_file(path: Path, cap_bytes: int) -> tuple[int, int]:
     ends, partial = _record_ends(path)
     kept = [end for end in ends if end <= cap_bytes]
     if len(kept) < len(ends) or partial:
-        os.truncate(path, kept[-1] if kept else PCAP_HEADER)
+        os.truncate(path, kept[-1] if kept else PCAP_HEADER_SIZE)
     return len(kept), len(ends)
 
 

@@ -30,7 +30,7 @@ from google.rpc import status_pb2
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
-from tests.p4runtime.p4rt_harness import RawClient, Rig, json_path, load_p4info
+from tests.p4runtime.p4rt_harness import RawClient, Rig, json_path, load_p4info, pipeline_request
 
 SEED = int(os.environ.get("P4SIM_FUZZ_SEED", "20261201"))
 SECONDS = float(os.environ.get("P4SIM_FUZZ_SECONDS", "9"))
@@ -318,11 +318,8 @@ class Fuzzer:
         self.codes: Counter = Counter()   # outcome of every update or read
 
     def set_pipeline(self) -> None:
-        req = p4runtime_pb2.SetForwardingPipelineConfigRequest(
-            device_id=0, election_id=MAIN_ELECTION,
-            action=p4runtime_pb2.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT)
-        req.config.p4info.CopyFrom(self.p4info)
-        req.config.p4_device_config = json_path(self.program).read_bytes()
+        req = pipeline_request(self.p4info, json_path(self.program).read_bytes(),
+                               election_id=MAIN_ELECTION)
         self.main.stub.SetForwardingPipelineConfig(req, timeout=RPC_TIMEOUT)
 
     def where(self, request: Any) -> str:

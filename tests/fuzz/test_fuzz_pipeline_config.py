@@ -33,7 +33,7 @@ from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
 from control.p4rt.entities import P4Names
-from tests.p4runtime.p4rt_harness import RawClient, Rig
+from tests.p4runtime.p4rt_harness import RawClient, Rig, pipeline_request
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "tests" / "real_toolchain" / "project"
@@ -41,7 +41,6 @@ SEED = int(os.environ.get("P4SIM_FUZZ_SEED", "20261201"))
 CASES = int(os.environ.get("P4SIM_FUZZ_CASES", "150"))
 SECONDS = float(os.environ.get("P4SIM_FUZZ_SECONDS", "15"))
 MIN_CASES = 20          # run at least these, however loaded the machine
-SetAction = p4runtime_pb2.SetForwardingPipelineConfigRequest
 Frames = list[tuple[int, bytes]]
 
 
@@ -304,11 +303,8 @@ def mutate_p4info(rng: random.Random, p4info: p4info_pb2.P4Info) -> tuple[str, p
 
 # -- the oracle --------------------------------------------------------------------------
 def _push(client: RawClient, p4info: p4info_pb2.P4Info, device_config: bytes) -> None:
-    req = SetAction(device_id=0, action=SetAction.VERIFY_AND_COMMIT)
-    req.election_id.low = client.election_id or 0
-    req.config.p4info.CopyFrom(p4info)
-    req.config.p4_device_config = device_config
-    client.stub.SetForwardingPipelineConfig(req, timeout=60)
+    client.stub.SetForwardingPipelineConfig(pipeline_request(
+        p4info, device_config, election_id=client.election_id or 0), timeout=60)
 
 
 def _forwarded(rig: Rig, target: Target) -> Frames:

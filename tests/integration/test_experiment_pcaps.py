@@ -6,8 +6,10 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
-from control.experiment.pcaps import PCAP_HEADER, RECORD_HEADER, collect, summary
+from control.experiment.pcaps import collect, summary
 from control.launch import ROOT, FabricNetwork
+from p4sim.switch.pcap import PCAP_HEADER_SIZE as PCAP_HEADER
+from p4sim.switch.pcap import RECORD_HEADER_SIZE as RECORD_HEADER
 from p4sim.switch.pcap import PcapWriter, read_pcap
 
 
@@ -52,6 +54,20 @@ def test_collect_counts_caps_and_keeps_valid_pcaps(tmp_path):
     (other,) = collect(tmp_path / "other", cap)
     assert (other.packets, other.size) == (0, PCAP_HEADER + 40)
 
+
+
+def test_a_partial_record_header_at_the_end_is_cut_off(tmp_path):
+    """A switch stopped inside a record's header: the whole records stay, uncounted bytes go."""
+    frames = [b"f" * 64, b"g" * 80]
+    path = tmp_path / "s1/s1-1_out.pcap"
+    _write(path, frames)
+    whole = path.stat().st_size
+    with open(path, "ab") as f:
+        f.write(b"\x01\x02\x03\x04\x05")
+    (capture,) = collect(tmp_path, 1 << 20)
+    assert (capture.packets, capture.written, capture.cut) == (2, 2, False)
+    assert capture.size == path.stat().st_size == whole
+    assert [frame for _t, frame in read_pcap(path)] == frames
 
 def test_launcher_passes_one_pcap_directory_per_switch(tmp_path):
     """``--pcap=DIR`` (BMv2 reads the directory only after "="), one per switch, so the

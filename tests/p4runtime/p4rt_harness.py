@@ -20,6 +20,7 @@ from p4sim.reference import reference_dir
 
 REFERENCE = reference_dir() / "p4c-out"
 CPU_PORT = 255
+SetPipeline = p4runtime_pb2.SetForwardingPipelineConfigRequest
 
 
 def p4info_path(program: str) -> Path:
@@ -32,6 +33,26 @@ def json_path(program: str) -> Path:
 
 def load_p4info(program: str) -> p4info_pb2.P4Info:
     return text_format.Parse(p4info_path(program).read_text(), p4info_pb2.P4Info())
+
+
+def pipeline_request(p4info: p4info_pb2.P4Info | None = None, device_config: bytes = b"", *,
+                     action: int = SetPipeline.VERIFY_AND_COMMIT, device_id: int = 0,
+                     election_id: int | p4runtime_pb2.Uint128 | None = None, role: str = "",
+                     cookie: int | None = None) -> p4runtime_pb2.SetForwardingPipelineConfigRequest:
+    """The SetForwardingPipelineConfigRequest every test builds, in one place. Without
+    ``p4info`` it carries no config at all (a COMMIT of the saved one); an ``election_id``
+    of None leaves the field absent, an int sets its low word (0 included)."""
+    request = SetPipeline(device_id=device_id, action=action, role=role)
+    if isinstance(election_id, int):
+        request.election_id.low = election_id
+    elif election_id is not None:
+        request.election_id.CopyFrom(election_id)
+    if p4info is not None:
+        request.config.p4info.CopyFrom(p4info)
+        request.config.p4_device_config = device_config
+        if cookie is not None:
+            request.config.cookie.cookie = cookie
+    return request
 
 
 class Rig:
@@ -138,17 +159,14 @@ class RawClient:
         if self.election_id is not None:
             msg.election_id.low = self.election_id
 
-    def set_pipeline(self, program: str, action=p4runtime_pb2.SetForwardingPipelineConfigRequest
-                     .VERIFY_AND_COMMIT, device_config: bytes | None = None, cookie=None):
-        req = p4runtime_pb2.SetForwardingPipelineConfigRequest(
-            device_id=self.device_id, action=action, role=self.role)
-        self._election(req)
-        if program:
-            req.config.p4info.CopyFrom(load_p4info(program))
-            req.config.p4_device_config = (json_path(program).read_bytes()
-                                           if device_config is None else device_config)
-            if cookie is not None:
-                req.config.cookie.cookie = cookie
+    def set_pipeline(self, program: str, action=SetPipeline.VERIFY_AND_COMMIT,
+                     device_config: bytes | None = None, cookie=None):
+        """Push reference ``program`` (none: "", for COMMIT) with this client's election."""
+        if device_config is None:
+            device_config = json_path(program).read_bytes() if program else b""
+        req = pipeline_request(load_p4info(program) if program else None, device_config,
+                               action=action, device_id=self.device_id,
+                               election_id=self.election_id, role=self.role, cookie=cookie)
         return self.stub.SetForwardingPipelineConfig(req)
 
     def write(self, *updates: p4runtime_pb2.Update, atomicity=0):

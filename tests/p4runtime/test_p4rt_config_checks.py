@@ -17,10 +17,11 @@ from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
-from p4rt_harness import RawClient, Rig, json_text, load_p4info, update, write_errors
+from p4rt_harness import SetPipeline as SetAction
+from p4rt_harness import (RawClient, Rig, json_text, load_p4info, pipeline_request, update,
+                          write_errors)
 
 PROJECT = Path(__file__).resolve().parents[1] / "real_toolchain" / "project"
-SetAction = p4runtime_pb2.SetForwardingPipelineConfigRequest
 FRAME = bytes.fromhex("000000000001000000000002" "88b5" "00000000" "00000000" "0080"
                       "0000" "a0a1a2a3")
 
@@ -34,11 +35,9 @@ def corpus(name: str) -> tuple[dict, p4info_pb2.P4Info]:
 
 def push(client: RawClient, doc: dict | bytes, p4info: p4info_pb2.P4Info,
          action: int = SetAction.VERIFY_AND_COMMIT) -> None:
-    req = SetAction(device_id=0, action=action)
-    req.election_id.low = client.election_id or 0
-    req.config.p4info.CopyFrom(p4info)
-    req.config.p4_device_config = doc if isinstance(doc, bytes) else json.dumps(doc).encode()
-    client.stub.SetForwardingPipelineConfig(req)
+    device_config = doc if isinstance(doc, bytes) else json.dumps(doc).encode()
+    client.stub.SetForwardingPipelineConfig(pipeline_request(
+        p4info, device_config, action=action, election_id=client.election_id or 0))
 
 
 def _tables(doc: dict) -> list[dict]:

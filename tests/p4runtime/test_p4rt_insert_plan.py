@@ -17,6 +17,7 @@ from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
+from p4rt_harness import pipeline_request
 from p4sim.compiler.driver import compile_program, write_outputs
 from p4sim.p4runtime import wire
 from p4sim.p4runtime.arbitration import Session
@@ -49,13 +50,7 @@ class Target:
         arbitration = p4runtime_pb2.MasterArbitrationUpdate(device_id=0)
         arbitration.election_id.low = 1
         self.server.arbitrator.update(Session(send=lambda message: None), arbitration)
-        req = p4runtime_pb2.SetForwardingPipelineConfigRequest(
-            device_id=0, action=p4runtime_pb2.SetForwardingPipelineConfigRequest
-            .VERIFY_AND_COMMIT)
-        req.election_id.low = 1
-        req.config.p4info.CopyFrom(p4info)
-        req.config.p4_device_config = device_config
-        self.server.set_pipeline(req)
+        self.server.set_pipeline(pipeline_request(p4info, device_config, election_id=1))
 
     def write(self, request) -> list[tuple[int, str] | None]:
         return [None if e is None else (e.code.value[0], e.message)

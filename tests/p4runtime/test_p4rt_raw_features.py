@@ -9,7 +9,7 @@ from google.rpc import code_pb2
 from p4.v1 import p4runtime_pb2
 from scapy.layers.l2 import Ether
 
-from p4rt_harness import ids, json_path, load_p4info, update, write_errors
+from p4rt_harness import ids, json_path, load_p4info, pipeline_request, update, write_errors
 
 
 def lpm_entry(n, prefix: bytes, plen: int, idle_ns: int = 0) -> p4runtime_pb2.TableEntry:
@@ -31,13 +31,8 @@ def ageing(rig, client, tmp_path):
                 table["support_timeout"] = True
     p4info = load_p4info("l3_lpm")
     p4info.tables[0].idle_timeout_behavior = p4info.tables[0].NOTIFY_CONTROL
-    req = p4runtime_pb2.SetForwardingPipelineConfigRequest(
-        device_id=0, action=p4runtime_pb2.SetForwardingPipelineConfigRequest
-        .VERIFY_AND_COMMIT)
-    req.election_id.low = client.election_id
-    req.config.p4info.CopyFrom(p4info)
-    req.config.p4_device_config = json.dumps(doc).encode()
-    client.stub.SetForwardingPipelineConfig(req)
+    client.stub.SetForwardingPipelineConfig(pipeline_request(
+        p4info, json.dumps(doc).encode(), election_id=client.election_id))
     return client
 
 
@@ -176,13 +171,8 @@ def metered(client, tmp_path):
     for table in p4info.tables:
         if table.preamble.name == "IngressImpl.route":
             table.direct_resource_ids.append(0x15000001)
-    req = p4runtime_pb2.SetForwardingPipelineConfigRequest(
-        device_id=0, action=p4runtime_pb2.SetForwardingPipelineConfigRequest
-        .VERIFY_AND_COMMIT)
-    req.election_id.low = client.election_id
-    req.config.p4info.CopyFrom(p4info)
-    req.config.p4_device_config = json.dumps(doc).encode()
-    client.stub.SetForwardingPipelineConfig(req)
+    client.stub.SetForwardingPipelineConfig(pipeline_request(
+        p4info, json.dumps(doc).encode(), election_id=client.election_id))
     return client
 
 

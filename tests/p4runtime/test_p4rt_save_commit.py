@@ -10,8 +10,8 @@ import pytest
 from p4.v1 import p4runtime_pb2
 
 from p4rt_harness import ids, update
+from p4rt_harness import SetPipeline as SetAction
 
-SetAction = p4runtime_pb2.SetForwardingPipelineConfigRequest
 GetType = p4runtime_pb2.GetForwardingPipelineConfigRequest
 
 

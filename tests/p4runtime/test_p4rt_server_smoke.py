@@ -6,10 +6,10 @@ import pytest
 from p4.v1 import p4runtime_pb2
 
 from p4rt_harness import ids, json_path, update
+from p4rt_harness import SetPipeline as SetAction
 from p4sim.p4runtime.server import P4RuntimeServer
 
 GetType = p4runtime_pb2.GetForwardingPipelineConfigRequest
-SetAction = p4runtime_pb2.SetForwardingPipelineConfigRequest
 
 
 def test_capabilities(client):

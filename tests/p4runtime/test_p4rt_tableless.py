@@ -9,10 +9,10 @@ from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
-from p4rt_harness import update
+from p4rt_harness import pipeline_request, update
+from p4rt_harness import SetPipeline as SetAction
 from p4sim.reference import reference_dir
 
-SetAction = p4runtime_pb2.SetForwardingPipelineConfigRequest
 GetType = p4runtime_pb2.GetForwardingPipelineConfigRequest
 RECORDED = reference_dir() / "project"
 
@@ -26,11 +26,8 @@ def _recorded(program: str) -> tuple[p4info_pb2.P4Info, bytes]:
 
 def _set(client, p4info: p4info_pb2.P4Info, device_config: bytes,
          action=SetAction.VERIFY_AND_COMMIT) -> None:
-    req = SetAction(device_id=0, action=action)
-    req.election_id.low = client.election_id
-    req.config.p4info.CopyFrom(p4info)
-    req.config.p4_device_config = device_config
-    client.stub.SetForwardingPipelineConfig(req)
+    client.stub.SetForwardingPipelineConfig(pipeline_request(
+        p4info, device_config, action=action, election_id=client.election_id))
 
 
 def _frame(hex_text: str) -> bytes:

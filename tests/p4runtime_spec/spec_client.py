@@ -9,8 +9,10 @@ import grpc
 from google.rpc import status_pb2
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
+from tests.p4runtime.p4rt_harness import SetPipeline as SetConfig
+from tests.p4runtime.p4rt_harness import pipeline_request
+
 Update = p4runtime_pb2.Update
-SetConfig = p4runtime_pb2.SetForwardingPipelineConfigRequest
 
 
 class Client:
@@ -77,14 +79,13 @@ class Client:
     def set_pipeline(self, program, action=SetConfig.VERIFY_AND_COMMIT,
                      device_config: bytes | None = None, cookie: int | None = None,
                      p4info=None):
-        request = SetConfig(action=action)
-        self._stamp(request)
         if program is not None:
-            request.config.p4info.CopyFrom(program.p4info if p4info is None else p4info)
-            request.config.p4_device_config = (program.device_config if device_config is None
-                                               else device_config)
-            if cookie is not None:
-                request.config.cookie.cookie = cookie
+            p4info = program.p4info if p4info is None else p4info
+            device_config = program.device_config if device_config is None else device_config
+        request = pipeline_request(p4info if program is not None else None,
+                                   device_config or b"", action=action,
+                                   device_id=self.device_id, election_id=self.election_id,
+                                   cookie=cookie)
         return self.stub.SetForwardingPipelineConfig(request, timeout=120)
 
     def get_pipeline(self, response_type=p4runtime_pb2.GetForwardingPipelineConfigRequest.ALL):

@@ -2,7 +2,15 @@
 
 import pytest
 
-from p4sim.switch.pcap import PcapFormatError, PcapWriter, read_pcap
+from p4sim.switch.pcap import (
+    PCAP_HEADER_SIZE,
+    RECORD_HEADER_SIZE,
+    PcapFormatError,
+    PcapWriter,
+    TruncatedPcapError,
+    read_pcap,
+    records,
+)
 from p4sim.switch.pre import CloneSession, PacketReplicationEngine, PreError
 
 
@@ -69,3 +77,52 @@ def test_pcap_reader_rejects_other_files(tmp_path):
     path.write_bytes(b"not a pcap file at all, clearly")
     with pytest.raises(PcapFormatError, match="magic"):
         list(read_pcap(path))
+
+
+def _written(path, frames):
+    writer = PcapWriter(path)
+    for i, frame in enumerate(frames):
+        writer.write(frame, timestamp=10 + i / 4)
+    writer.close()
+    return path.read_bytes()
+
+
+def test_records_give_each_frames_offsets(tmp_path):
+    frames = [b"a" * 14, b"", b"b" * 60]
+    data = _written(tmp_path / "p.pcap", frames)
+    found = list(records(data))
+    assert [data[r.start:r.end] for r in found] == frames
+    assert [r.timestamp for r in found] == [10.0, 10.25, 10.5]
+    assert found[0].start == PCAP_HEADER_SIZE + RECORD_HEADER_SIZE
+    assert [r.end for r in found] == [PCAP_HEADER_SIZE + sum(RECORD_HEADER_SIZE + len(f)
+                                                             for f in frames[:n + 1])
+                                      for n in range(3)]
+    assert found[-1].end == len(data)
+    assert list(records(data[:PCAP_HEADER_SIZE])) == []   # header only: no records
+
+
+@pytest.mark.parametrize("cut", [5, RECORD_HEADER_SIZE, RECORD_HEADER_SIZE + 59])
+def test_a_truncated_final_record_is_an_error_after_the_whole_ones(tmp_path, cut):
+    """Cut inside the last record's header or frame: the whole records come first, then
+    an error naming the file, the record's offset and what is missing."""
+    data = _written(tmp_path / "p.pcap", [b"a" * 14, b"b" * 60])
+    last = PCAP_HEADER_SIZE + RECORD_HEADER_SIZE + 14
+    walk = records(data[:last + cut], "cut.pcap")
+    assert data[next(walk).start:last] == b"a" * 14
+    with pytest.raises(TruncatedPcapError, match=f"cut.pcap: record at byte {last} truncated") \
+            as caught:
+        next(walk)
+    assert caught.value.whole_end == last
+    assert isinstance(caught.value, PcapFormatError)
+    path = tmp_path / "cut.pcap"
+    path.write_bytes(data[:last + cut])
+    reader = read_pcap(path)
+    assert next(reader)[1] == b"a" * 14
+    with pytest.raises(TruncatedPcapError, match=str(path)):
+        next(reader)
+
+
+def test_records_reject_a_file_too_short_for_its_header():
+    with pytest.raises(PcapFormatError, match="x.pcap: 3 bytes, too short") as caught:
+        list(records(b"\xd4\xc3\xb2", "x.pcap"))
+    assert not isinstance(caught.value, TruncatedPcapError)
