@@ -62,6 +62,8 @@ class Reader:
             if required:
                 self.problems.add(self._field(name), "missing (required)")
             return None
+        if self.table[name] is None:  # JSON's null (TOML has none): not a value, not absent
+            self.problems.add(self._field(name), "must not be null")
         return self.table[name]
 
     def raw(self, name: str, required: bool = True) -> Any:

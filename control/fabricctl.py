@@ -2,6 +2,8 @@
 
     fabricctl run --topology T.toml --policy P.toml --p4info F --json F [--once]
     fabricctl show routes|groups|counters|int --topology T.toml [--policy P] [--db F]
+    fabricctl export --format containerlab T.toml -o T.clab.yml [--target p4sim|bmv2]
+    fabricctl import --format containerlab T.clab.yml -o T.toml
 
 `run` programs every switch, prints "fabricctl ready" once all hold their state, then
 keeps them that way (link watch, restart restore, adaptive spraying) until SIGTERM or
@@ -35,6 +37,8 @@ READY_LINE = "fabricctl ready"
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command in ("export", "import"):
+        return _convert(args)
     logging.basicConfig(level=getattr(logging, args.log_level.upper()),
                         format="%(asctime)s %(name)s %(levelname)s %(message)s", stream=sys.stderr)
     try:
@@ -60,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--p4info", default=str(ROOT / "build/fabric.p4info.txtpb"))
         p.add_argument("--db", help="the collector's SQLite store (adaptive spraying, show int)")
         p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    _add_conversions(sub)
     run.add_argument("--json", default=str(ROOT / "build/fabric.json"), help="BMv2 JSON device config")
     run.add_argument("--once", action="store_true", help="program and exit")
     run.add_argument("--ready-timeout", type=float, default=120.0)
@@ -73,6 +78,47 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--congested-above", type=float, default=WeightPolicy.high)
     run.add_argument("--clear-below", type=float, default=WeightPolicy.low)
     return parser
+
+
+def _add_conversions(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """export / import: the topology in another tool's format (control/export/)."""
+    export = sub.add_parser("export", help="write the topology as a Containerlab lab")
+    export.add_argument("source", metavar="TOPOLOGY.toml")
+    export.add_argument("--name", help="the lab's name (default: the topology file's stem)")
+    export.add_argument("--target", choices=("p4sim", "bmv2"), default="p4sim",
+                        help="switch program in the containers (default p4sim)")
+    export.add_argument("--switch-image", help="switch image (default p4sim-switch:latest, "
+                                               "bmv2-switch:latest for --target bmv2)")
+    export.add_argument("--host-image", help="host and collector image (default p4sim-switch:latest)")
+    imported = sub.add_parser("import", help="read a Containerlab lab written by export back "
+                                             "as a topology file")
+    imported.add_argument("source", metavar="LAB.clab.yml")
+    for p in (export, imported):
+        p.add_argument("--format", required=True, choices=("containerlab",))
+        p.add_argument("-o", "--output", required=True)
+
+
+def _convert(args: argparse.Namespace) -> int:
+    # Here, not at the top: PyYAML and the exporter are needed by these two commands only.
+    from control.export.clab_import import import_containerlab
+    from control.export.containerlab import HOST_IMAGE, write_containerlab
+    try:
+        if args.command == "export":
+            topo = load_topology(args.source)
+            name = args.name or Path(args.source).name.split(".")[0]
+            write_containerlab(topo, args.output, name, source=args.source, target=args.target,
+                               switch_image=args.switch_image, host_image=args.host_image or HOST_IMAGE)
+        else:
+            topo = import_containerlab(args.source, args.output)
+    except ConfigError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"fabricctl: {args.output}: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(f"fabricctl: wrote {args.output} ({len(topo.switches)} switches, {len(topo.hosts)} hosts, "
+          f"{len(topo.links)} links)")
+    return 0
 
 
 def _run(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:

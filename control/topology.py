@@ -31,16 +31,45 @@ Format (TOML, or the same structure in JSON)::
 
 Every switch answers as a router with ``router_mac(switch)``; hosts reach it as their
 gateway ``GATEWAY_IP`` (a static ARP entry and an onlink default route).
+
+Domains (optional; a file without them is one domain, see Topology.effective_domains)::
+
+    [[domains]]
+    name = "west"            # unique, a NAME
+    id = 1                   # unique; INT's domain-specific ID (16 bits)
+    switches = ["w-leaf1", "w-border1"]   # each switch in exactly one domain
+    hosts = ["h1"]           # each host in exactly one domain, attached to one of its switches
+    borders = ["w-border1"]  # this domain's switches that end inter-domain links
+    peers = ["east"]         # optional: domains its controller exchanges summaries with
+                             # (default: those it shares an inter-domain link with; mutual)
+    [domains.controller]     # the one controller that programs this domain's switches
+    name = "ctl-west"        # unique
+    election_id = 1          # optional, P4Runtime election id (default 1)
+    role = "west"            # optional, P4Runtime role name, unique (default: the domain's name)
+    [domains.collector]      # optional: this domain's telemetry collector, fields as
+                             # [collector]'s, on one of its switches (no top-level
+                             # [collector] then)
+
+    [[interdomain_links]]    # between border switches of two different domains
+    a = "w-border1:5"
+    b = "e-border1:5"
+    latency = "5ms"          # one way: a number and us | ms | s
+    rate = "100mbit"         # a number and bit | kbit | mbit | gbit | tbit (decimal)
+
+An inter-domain link is also in Topology.links (it is a link the launcher wires and routing
+crosses); Topology.interdomain_links adds its latency and rate (tc netem + tbf:
+control/federation/netem.py).
 """
 from __future__ import annotations
 
 import ipaddress
 import re
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Callable, TypeVar
 
 from control.config_reader import Reader, load_document
 from control.errors import ProblemList
+from control.federation.units import parse_latency, parse_rate
 
 MAX_PORT = 510  # 511 is v1model's drop port
 GATEWAY_IP = "10.255.255.254"  # every host's default gateway; ARP-resolved to its switch's router MAC
@@ -48,6 +77,13 @@ GATEWAY_IP = "10.255.255.254"  # every host's default gateway; ARP-resolved to i
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 NAME_RULE = "letters, digits, '_', '.', '-' (starting with a letter or digit, at most 64)"
 _GRPC_HOST = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)$")
+# What a file without [[domains]] means: one domain holding everything, programmed by
+# fabricctl as today (election id 1, the default role: full access), INT domain 1.
+DEFAULT_DOMAIN = "default"
+DEFAULT_DOMAIN_ID = 1
+DEFAULT_CONTROLLER = "fabricctl"
+DEFAULT_ELECTION_ID = 1
+MAX_DOMAIN_ID = 0xFFFF  # INT-MD's domain-specific ID is 16 bits
 
 
 @dataclass(frozen=True)
@@ -94,12 +130,80 @@ class Collector:
 
 
 @dataclass(frozen=True)
+class DomainController:
+    """The one controller that programs a domain's switches, as P4Runtime knows it."""
+
+    name: str
+    election_id: int
+    role: str  # P4Runtime role name; "" is the default role (full access)
+
+
+@dataclass(frozen=True)
+class Domain:
+    """One administrative domain: its members (in the topology's order), its borders,
+    the controller that alone programs it, and its collector."""
+
+    name: str
+    id: int
+    switches: tuple[str, ...]
+    hosts: tuple[str, ...]
+    borders: tuple[str, ...]
+    controller: DomainController
+    collector: Collector | None = None
+    peers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class InterDomainLink:
+    """A link between border switches of two domains, with the distance it emulates."""
+
+    a_switch: str
+    a_port: int
+    b_switch: str
+    b_port: int
+    latency_us: int  # one way
+    rate_bps: int
+
+    def link(self) -> Link:
+        """The plain link (what the launcher wires and routing crosses)."""
+        return Link(self.a_switch, self.a_port, self.b_switch, self.b_port)
+
+
+@dataclass(frozen=True)
 class Topology:
     switches: tuple[Switch, ...]
     hosts: tuple[Host, ...]
-    links: tuple[Link, ...]
+    links: tuple[Link, ...]  # inter-domain links included
     collector: Collector | None = None
     by_name: dict[str, Switch] = field(compare=False, repr=False, default_factory=dict)
+    domains: tuple[Domain, ...] = ()  # as declared; none: see effective_domains()
+    interdomain_links: tuple[InterDomainLink, ...] = ()
+
+    def effective_domains(self) -> tuple[Domain, ...]:
+        """The declared domains, or the one domain a file without them means."""
+        if self.domains:
+            return self.domains
+        return (Domain(DEFAULT_DOMAIN, DEFAULT_DOMAIN_ID, tuple(s.name for s in self.switches),
+                       tuple(h.name for h in self.hosts), (),
+                       DomainController(DEFAULT_CONTROLLER, DEFAULT_ELECTION_ID, ""), self.collector),)
+
+    def domain(self, name: str) -> Domain:
+        for d in self.effective_domains():
+            if d.name == name:
+                return d
+        raise KeyError(f"no domain named {name!r}")
+
+    def domain_of(self, switch: str) -> Domain:
+        """The domain ``switch`` belongs to."""
+        for d in self.effective_domains():
+            if switch in d.switches:
+                return d
+        raise KeyError(f"no switch named {switch!r}")
+
+    def collectors(self) -> list[Collector]:
+        """Every telemetry collector: the top-level one, or each domain's."""
+        found = [self.collector] if self.collector is not None else []
+        return found + [d.collector for d in self.domains if d.collector is not None]
 
     def switch(self, name: str) -> Switch:
         return self.by_name[name]
@@ -123,8 +227,9 @@ class Topology:
     def all_ports(self, switch: str) -> set[int]:
         """Every used port of ``switch``: hosts, links and the collector."""
         ports = self.host_facing_ports(switch) | self.fabric_ports(switch)
-        if self.collector is not None and self.collector.switch == switch:
-            ports.add(self.collector.port)
+        for collector in self.collectors():
+            if collector.switch == switch:
+                ports.add(collector.port)
         return ports
 
     def host(self, name: str) -> Host:
@@ -150,8 +255,14 @@ def switch_ip(switch: Switch) -> str:
 
 def load_topology(path: str) -> Topology:
     """Read and validate a topology file; raises ConfigError listing every problem."""
+    return parse_topology(load_document(path), path)
+
+
+def parse_topology(document: dict, path: str) -> Topology:
+    """Validate a parsed topology document (the structure of the file) from ``path``;
+    raises ConfigError listing every problem, located in ``path``."""
     problems = ProblemList(path)
-    top = Reader(load_document(path), "", problems)
+    top = Reader(document, "", problems)
     switch_tables = top.table_list("switches")
     switches = [_read_switch(Reader(t, f"switches[{i}]", problems)) for i, t in enumerate(switch_tables)]
     # Names a reference may use: those of switches refused for another field count, so
@@ -164,6 +275,10 @@ def load_topology(path: str) -> Topology:
     raw_collector = top.raw("collector", required=False)  # marks the field as known
     collector = (_read_collector(Reader(raw_collector, "collector", problems))
                  if raw_collector is not None else None)
+    drafts = [_read_domain(Reader(t, f"domains[{i}]", problems))
+              for i, t in enumerate(top.table_list("domains", required=False))]
+    inter = [_read_interdomain_link(Reader(t, f"interdomain_links[{i}]", problems))
+             for i, t in enumerate(top.table_list("interdomain_links", required=False))]
     top.reject_unknown()
     good_switches = [s for s in switches if s is not None]
     if not switches and "switches" in top.table:
@@ -197,9 +312,26 @@ def load_topology(path: str) -> Topology:
             if host is not None and (host.ip == collector.ip or host.name == collector.name
                                      or host.mac == collector.mac):
                 problems.add("collector", f"name, ip or mac clashes with hosts[{i}]")
+    for i, idl in enumerate(inter):
+        if idl is None:
+            continue
+        for side, sw, port in (("a", idl.a_switch, idl.a_port), ("b", idl.b_switch, idl.b_port)):
+            if sw not in names:
+                problems.add(f"interdomain_links[{i}].{side}", f"no switch named {sw!r}")
+            _claim_port(problems, used_ports, (sw, port), f"interdomain_links[{i}].{side}")
+    if drafts:
+        _check_domains(problems, drafts, inter, names, switches, hosts, links, collector, used_ports)
+    elif "interdomain_links" in top.table:
+        problems.add("interdomain_links", "needs [[domains]]: an inter-domain link joins border "
+                                          "switches of two declared domains")
     problems.raise_if_any()
-    return Topology(tuple(good_switches), tuple(h for h in hosts if h), tuple(l for l in links if l),
-                    collector, by_name={s.name: s for s in good_switches})
+    good_hosts = tuple(h for h in hosts if h)
+    good_inter = tuple(i for i in inter if i)
+    return Topology(tuple(good_switches), good_hosts,
+                    tuple(l for l in links if l) + tuple(i.link() for i in good_inter),
+                    collector, by_name={s.name: s for s in good_switches},
+                    domains=_build_domains(drafts, inter, good_switches, good_hosts),
+                    interdomain_links=good_inter)
 
 
 def _read_switch(r: Reader) -> Switch | None:
@@ -302,6 +434,17 @@ def _unicast_mac(r: Reader, mac: str | None) -> str | None:
 
 
 def _read_link(r: Reader, index: int, problems: ProblemList) -> Link | None:
+    ends = _link_ends(r)
+    rate = r.number("rate_pps", 1, 1e9, required=False)
+    r.reject_unknown()
+    if ends is None:
+        return None
+    (a_sw, a_port), (b_sw, b_port) = ends
+    return Link(a_sw, a_port, b_sw, b_port, rate)
+
+
+def _link_ends(r: Reader) -> tuple[tuple[str, int], tuple[str, int]] | None:
+    """A link table's ``a`` and ``b``, each SWITCH:PORT (None if either is wrong)."""
     ends: list[tuple[str, int] | None] = []
     for side in ("a", "b"):
         text = r.string(side)
@@ -310,17 +453,37 @@ def _read_link(r: Reader, index: int, problems: ProblemList) -> Link | None:
             continue
         sw, sep, port_text = text.rpartition(":")
         if not sep or not sw or not (port_text.isascii() and port_text.isdigit()) or int(port_text) > MAX_PORT:
-            problems.add(f"links[{index}].{side}", f"{text!r} must be SWITCH:PORT with PORT in [0, {MAX_PORT}]")
+            r.problems.add(f"{r.where}.{side}", f"{text!r} must be SWITCH:PORT with PORT in [0, {MAX_PORT}]")
             ends.append(None)
         else:
             ends.append((sw, int(port_text)))
-    rate = r.number("rate_pps", 1, 1e9, required=False)
-    r.reject_unknown()
     a_end, b_end = ends
     if a_end is None or b_end is None:
         return None
-    (a_sw, a_port), (b_sw, b_port) = a_end, b_end
-    return Link(a_sw, a_port, b_sw, b_port, rate)
+    return a_end, b_end
+
+
+def _read_interdomain_link(r: Reader) -> InterDomainLink | None:
+    ends = _link_ends(r)
+    latency = _unit_value(r, "latency", parse_latency)
+    rate = _unit_value(r, "rate", parse_rate)
+    r.reject_unknown()
+    if ends is None or latency is None or rate is None:
+        return None
+    (a_sw, a_port), (b_sw, b_port) = ends
+    return InterDomainLink(a_sw, a_port, b_sw, b_port, latency, rate)
+
+
+def _unit_value(r: Reader, name: str, parse: Callable[[object], int]) -> int | None:
+    """A required number-with-unit field, read by ``parse`` (its ValueError: the reason)."""
+    value = r.raw(name)
+    if value is None:
+        return None
+    try:
+        return parse(value)
+    except ValueError as exc:
+        r.problems.add(f"{r.where}.{name}", str(exc))
+        return None
 
 
 def _check_unique(problems: ProblemList, kind: str, items: list, attrs: tuple[str, ...]) -> None:
@@ -342,3 +505,279 @@ def _claim_port(problems: ProblemList, used: dict[tuple[str, int], str], key: tu
         problems.add(where, f"port {key[1]} of {key[0]} is already used by {used[key]}")
     else:
         used[key] = where
+
+
+# -- domains ---------------------------------------------------------------------------
+@dataclass
+class _DomainDraft:
+    """One [[domains]] table as read, before the checks across tables; members keep
+    their list positions for located messages."""
+
+    name: str | None
+    id: int | None
+    switches: list[tuple[int, str]]
+    hosts: list[tuple[int, str]]
+    borders: list[tuple[int, str]]
+    peers: list[tuple[int, str]] | None  # None: not given (the linked domains)
+    controller: DomainController | None
+    collector: Collector | None
+
+
+def _read_domain(r: Reader) -> _DomainDraft:
+    name = _name(r, r.string("name"))
+    domain_id = r.integer("id", 0, MAX_DOMAIN_ID)
+    switches = _name_list(r, "switches", required=True)
+    if r.table.get("switches") == []:
+        r.problems.add(f"{r.where}.switches", "at least one switch is needed")
+    hosts = _name_list(r, "hosts", required=False)
+    borders = _name_list(r, "borders", required=False)
+    peers = _name_list(r, "peers", required=False) if "peers" in r.table else None
+    raw_controller = r.raw("controller")
+    controller = (_read_controller(Reader(raw_controller, f"{r.where}.controller", r.problems), name)
+                  if raw_controller is not None else None)
+    raw_collector = r.raw("collector", required=False)
+    collector = (_read_collector(Reader(raw_collector, f"{r.where}.collector", r.problems))
+                 if raw_collector is not None else None)
+    r.reject_unknown()
+    return _DomainDraft(name, domain_id, switches, hosts, borders, peers, controller, collector)
+
+
+def _read_controller(r: Reader, domain: str | None) -> DomainController | None:
+    name = _name(r, r.string("name"))
+    election_id = r.integer("election_id", 1, 2**64 - 1, required=False, default=DEFAULT_ELECTION_ID)
+    role = r.string("role", required=False, default=domain)
+    if role is not None and not NAME.match(role):
+        r.problems.add(f"{r.where}.role", f"{role!r} is not a valid role name: use {NAME_RULE}")
+        role = None
+    r.reject_unknown()
+    if name is None or election_id is None or role is None:
+        return None
+    return DomainController(name, election_id, role)
+
+
+def _name_list(r: Reader, name: str, required: bool) -> list[tuple[int, str]]:
+    """An array of names, as (position, name); wrong elements are reported and left out."""
+    value = r.raw(name, required)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        r.problems.add(f"{r.where}.{name}", f"must be an array of names, not {value!r}")
+        return []
+    found = []
+    for k, item in enumerate(value):
+        if isinstance(item, str) and item:
+            found.append((k, item))
+        else:
+            r.problems.add(f"{r.where}.{name}[{k}]", f"must be a non-empty string, not {item!r}")
+    return found
+
+
+def _check_domains(problems: ProblemList, drafts: list[_DomainDraft], inter: list[InterDomainLink | None],
+                   names: set[str], switches: list[Switch | None], hosts: list[Host | None],
+                   links: list[Link | None], collector: Collector | None,
+                   used_ports: dict[tuple[str, int], str]) -> None:
+    """What only the domains together can get wrong: membership, borders, links across
+    domains, peers, controllers and collectors."""
+    def label(j: int) -> str:
+        return drafts[j].name or f"domains[{j}]"
+
+    if collector is not None:
+        problems.add("collector", "with [[domains]], each domain names its own collector "
+                                  "(domains[N].collector): move it into its domain")
+    _check_unique_fields(problems, "domains", [(d.name, d.id) for d in drafts], ("name", "id"))
+    _check_unique_fields(problems, "domains", [(d.controller.name, d.controller.role) if d.controller
+                                               else (None, None) for d in drafts],
+                         ("controller.name", "controller.role"))
+    # Switches: each in exactly one domain.
+    switch_domain: dict[str, int] = {}
+    contested: set[str] = set()
+    listed: set[str] = set()
+    for i, d in enumerate(drafts):
+        here: set[str] = set()
+        for k, sw in d.switches:
+            where = f"domains[{i}].switches[{k}]"
+            listed.add(sw)
+            if sw not in names:
+                problems.add(where, f"no switch named {sw!r}")
+            elif sw in here:
+                problems.add(where, f"{sw!r} is listed twice")
+            elif sw in switch_domain:
+                j = switch_domain[sw]
+                problems.add(where, f"{sw!r} is already in domain {label(j)} (domains[{j}]): "
+                                    f"a switch belongs to one domain")
+                contested.add(sw)
+            else:
+                switch_domain[sw] = i
+            here.add(sw)
+    for sw in contested:  # no domain to judge its hosts and links by: one mistake, one line
+        del switch_domain[sw]
+    for i, s in enumerate(switches):
+        if s is not None and s.name not in listed:
+            problems.add(f"switches[{i}]", f"{s.name!r} is in no domain: list it in one "
+                                           f"domain's switches")
+    # Hosts: each in exactly one domain, attached to one of its switches.
+    host_by_name = {h.name: h for h in hosts if h is not None}
+    host_domain: dict[str, int] = {}
+    listed_hosts: set[str] = set()
+    for i, d in enumerate(drafts):
+        for k, name in d.hosts:
+            where = f"domains[{i}].hosts[{k}]"
+            listed_hosts.add(name)
+            host = host_by_name.get(name)
+            if host is None:
+                problems.add(where, f"no host named {name!r}")
+            elif name in host_domain:
+                j = host_domain[name]
+                problems.add(where, f"{name!r} is already in domain {label(j)} (domains[{j}]): "
+                                    f"a host belongs to one domain")
+            else:
+                host_domain[name] = i
+                other = switch_domain.get(host.switch)
+                if other is not None and other != i:
+                    problems.add(where, f"{name!r} is attached to {host.switch!r} of domain "
+                                        f"{label(other)}, not to a switch of {label(i)}")
+    for i, h in enumerate(hosts):
+        if h is not None and h.name not in listed_hosts:
+            problems.add(f"hosts[{i}]", f"{h.name!r} is in no domain: list it in the domain "
+                                        f"of its switch {h.switch!r}")
+    # Borders, and the links that join domains.
+    borders: dict[str, int] = {}
+    for i, d in enumerate(drafts):
+        own = {sw for _, sw in d.switches}
+        for k, sw in d.borders:
+            if sw not in own:
+                problems.add(f"domains[{i}].borders[{k}]", f"{sw!r} is not one of this domain's switches")
+            elif borders.get(sw) == i:
+                problems.add(f"domains[{i}].borders[{k}]", f"{sw!r} is listed twice")
+            else:
+                borders[sw] = i
+    for i, link in enumerate(links):
+        if link is None:
+            continue
+        a, b = switch_domain.get(link.a_switch), switch_domain.get(link.b_switch)
+        if a is not None and b is not None and a != b:
+            problems.add(f"links[{i}]", f"joins {link.a_switch!r} of domain {label(a)} and "
+                                        f"{link.b_switch!r} of domain {label(b)}: a link between "
+                                        f"domains goes in [[interdomain_links]], with its latency and rate")
+    linked: set[tuple[int, int]] = set()
+    ends: set[str] = set()
+    for i, idl in enumerate(inter):
+        if idl is None:
+            continue
+        sides = (("a", idl.a_switch), ("b", idl.b_switch))
+        ends.update(sw for _, sw in sides)
+        for side, sw in sides:
+            home = switch_domain.get(sw)
+            if home is not None and borders.get(sw) != home:
+                problems.add(f"interdomain_links[{i}].{side}",
+                             f"{sw!r} is not a border switch of domain {label(home)}: list it in "
+                             f"domains[{home}].borders")
+        a, b = switch_domain.get(idl.a_switch), switch_domain.get(idl.b_switch)
+        if a is not None and a == b:
+            problems.add(f"interdomain_links[{i}]", f"both ends are in domain {label(a)}: an "
+                                                    f"inter-domain link joins two different domains "
+                                                    f"(a link inside a domain goes in [[links]])")
+        elif a is not None and b is not None:
+            linked.update({(a, b), (b, a)})
+    if all(idl is not None for idl in inter):  # else a border's link may be the broken one
+        for i, d in enumerate(drafts):
+            for k, sw in d.borders:
+                if borders.get(sw) == i and sw not in ends:
+                    problems.add(f"domains[{i}].borders[{k}]",
+                                 f"{sw!r} ends no [[interdomain_links]]: a border switch joins "
+                                 f"another domain")
+    _check_peers(problems, drafts, linked, label)
+    _check_domain_collectors(problems, drafts, switch_domain, names, hosts, used_ports, label)
+
+
+def _check_peers(problems: ProblemList, drafts: list[_DomainDraft], linked: set[tuple[int, int]],
+                 label: Callable[[int], str]) -> None:
+    index = {d.name: i for i, d in enumerate(drafts) if d.name is not None}
+    peers: list[set[int]] = []
+    for i, d in enumerate(drafts):
+        if d.peers is None:
+            peers.append({b for a, b in linked if a == i})
+            continue
+        mine: set[int] = set()
+        for k, name in d.peers:
+            where = f"domains[{i}].peers[{k}]"
+            j = index.get(name)
+            if j is None:
+                problems.add(where, f"no domain named {name!r}")
+            elif j == i:
+                problems.add(where, "a domain does not peer with itself")
+            elif j in mine:
+                problems.add(where, f"{name!r} is listed twice")
+            else:
+                mine.add(j)
+        peers.append(mine)
+    for i, d in enumerate(drafts):
+        for j in sorted(peers[i]):
+            if i not in peers[j]:
+                problems.add(f"domains[{j}].peers", f"{label(i)} (domains[{i}]) peers with "
+                                                    f"{label(j)}, which does not list it: peering "
+                                                    f"is mutual")
+
+
+def _check_domain_collectors(problems: ProblemList, drafts: list[_DomainDraft],
+                             switch_domain: dict[str, int], names: set[str], hosts: list[Host | None],
+                             used_ports: dict[tuple[str, int], str], label: Callable[[int], str]) -> None:
+    seen: list[tuple[int, Collector]] = []
+    for i, d in enumerate(drafts):
+        c = d.collector
+        if c is None:
+            continue
+        where = f"domains[{i}].collector"
+        if c.switch not in names:
+            problems.add(f"{where}.switch", f"no switch named {c.switch!r}")
+        elif switch_domain.get(c.switch, i) != i:
+            problems.add(f"{where}.switch", f"{c.switch!r} is in domain "
+                                            f"{label(switch_domain[c.switch])}, not {label(i)}")
+        _claim_port(problems, used_ports, (c.switch, c.port), where)
+        for k, host in enumerate(hosts):
+            if host is not None and (host.ip == c.ip or host.name == c.name or host.mac == c.mac):
+                problems.add(where, f"name, ip or mac clashes with hosts[{k}]")
+        for j, other in seen:
+            if other.ip == c.ip or other.name == c.name or other.mac == c.mac:
+                problems.add(where, f"name, ip or mac clashes with domains[{j}].collector")
+        seen.append((i, c))
+
+
+def _check_unique_fields(problems: ProblemList, kind: str, rows: list[tuple[object, object]],
+                         fields: tuple[str, str]) -> None:
+    """Duplicates among rows' values (None: not read, not compared)."""
+    for column, name in enumerate(fields):
+        seen: dict[object, int] = {}
+        for i, row in enumerate(rows):
+            value = row[column]
+            if value is None:
+                continue
+            if value in seen:
+                problems.add(f"{kind}[{i}].{name}", f"duplicate {value!r} (also {kind}[{seen[value]}])")
+            else:
+                seen[value] = i
+
+
+def _build_domains(drafts: list[_DomainDraft], inter: list[InterDomainLink | None],
+                   switches: list[Switch], hosts: tuple[Host, ...]) -> tuple[Domain, ...]:
+    """Domains from drafts that passed every check; members in the topology's order (so
+    how a file orders a domain's lists does not matter), peers in the domains' order."""
+    switch_order = {s.name: i for i, s in enumerate(switches)}
+    host_order = {h.name: i for i, h in enumerate(hosts)}
+    domain_of = {sw: i for i, d in enumerate(drafts) for _, sw in d.switches}
+    linked = {(domain_of[x.a_switch], domain_of[x.b_switch]) for x in inter if x is not None}
+    built = []
+    for i, d in enumerate(drafts):
+        assert d.name is not None and d.id is not None and d.controller is not None
+        if d.peers is None:
+            peer_ids = {b for a, b in linked if a == i} | {a for a, b in linked if b == i}
+        else:
+            peer_ids = {j for j, other in enumerate(drafts) if other.name in {n for _, n in d.peers}}
+        built.append(Domain(
+            d.name, d.id,
+            tuple(sorted((sw for _, sw in d.switches), key=switch_order.__getitem__)),
+            tuple(sorted((h for _, h in d.hosts), key=host_order.__getitem__)),
+            tuple(sorted((sw for _, sw in d.borders), key=switch_order.__getitem__)),
+            d.controller, d.collector,
+            tuple(str(drafts[j].name) for j in sorted(peer_ids))))
+    return tuple(built)
