@@ -53,7 +53,7 @@ from control.experiment.runner import Progress
 from control.launch import (FabricNetwork, LaunchError, default_switch_binary, start_collector,
                             start_controller)
 from control.topology import Topology, load_topology
-from p4sim.netns import can_run
+from lab.namespace import can_run
 
 ROOT = Path(__file__).resolve().parents[1]
 TOPOLOGY = ROOT / "topologies/four_leaves.toml"

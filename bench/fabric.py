@@ -38,7 +38,7 @@ from typing import Any
 
 from control.launch import FabricNetwork, ManagedProcess, start_controller
 from control.topology import router_mac
-from p4sim.netns import can_run
+from lab.namespace import can_run
 from p4sim.switch.batch_receive import BatchReceiver
 from p4sim.switch.batch_send import BatchSender
 from p4sim.switch.control_channel import ControlClient

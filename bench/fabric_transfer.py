@@ -26,7 +26,7 @@ from pathlib import Path
 
 from control.experiment.flows import finish_sender, go, start_sender
 from control.launch import FabricNetwork, LaunchError, ManagedProcess, run_transfer, start_controller
-from p4sim.netns import can_run
+from lab.namespace import can_run
 
 ROOT = Path(__file__).resolve().parents[1]
 P4INFO = ROOT / "build/fabric.p4info.txtpb"

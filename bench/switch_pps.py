@@ -30,7 +30,7 @@ from pathlib import Path
 from p4sim.switch.control_channel import ControlClient
 from p4sim.switch.control_cli import run_command
 from wire_formats.checksum import internet_checksum
-from p4sim.netns import Netns, can_run
+from lab.namespace import Netns, can_run
 from p4sim.reference import reference_dir
 
 REFERENCE_JSON = reference_dir() / "p4c-out/l3_lpm.json"

@@ -1,4 +1,4 @@
-"""`make run`: the fabric pipeline on one switch, end to end, in a private namespace.
+"""`make demo`: the fabric pipeline on one switch, end to end, in a private namespace.
 
 It starts the switch (p4sim-switch, or simple_switch_grpc with TARGET=bmv2) on four
 veth pairs, pushes build/fabric.json over P4Runtime, configures an entropy-spraying
@@ -12,7 +12,6 @@ import argparse
 import os
 import random
 import select
-import signal
 import socket
 import subprocess
 import sys
@@ -30,7 +29,13 @@ from control.p4rt.client import SwitchConnection
 from control.p4rt.errors import P4RuntimeError
 from control.p4rt.entities import INSERT, MODIFY, P4Names, clone_session, load_p4info, pre_update, update
 from p4.v1 import p4runtime_pb2
-from p4sim.netns import Netns, enter_namespace
+from lab.errors import LabError
+from lab.namespace import Netns, enter_namespace
+from lab.packet_socket import packet_socket
+from lab.process import ManagedProcess
+from lab.readiness import tcp_accepts
+from lab.switch import switch_command
+from lab.target import Target
 
 ROOT = Path(__file__).resolve().parents[1]
 PORTS = (1, 2, 3, 4)
@@ -48,8 +53,13 @@ REPORT_SESSION = 100
 
 def main(argv: list[str] | None = None) -> int:
     args = _parse_args(argv)
+    try:
+        binary = args.switch or Target.from_environment().require_switch()
+    except LabError as exc:
+        print(f"make demo: {exc}", file=sys.stderr)
+        return 1
     if os.geteuid() != 0:
-        print("make run needs root: it creates a network namespace with veth pairs", file=sys.stderr)
+        print("make demo needs root: it creates a network namespace with veth pairs", file=sys.stderr)
         return 1
     for path in (args.json, args.p4info):
         if not Path(path).is_file():
@@ -58,25 +68,21 @@ def main(argv: list[str] | None = None) -> int:
     with Netns(f"p4demo-{os.getpid()}", list(PORTS)) as ns:
         enter_namespace(ns.name)  # this thread and every thread and process it starts from now on
         _configure_collector_interface()
-        switch = _start_switch(args.switch, args.log)
+        switch = _start_switch(binary, args.log)
         try:
-            _wait_for_grpc(switch, timeout=60)
+            switch.wait_until(lambda: tcp_accepts("127.0.0.1", GRPC_PORT),
+                              f"its gRPC server 127.0.0.1:{GRPC_PORT} accepted", 60)
             return _run_demo(args)
-        except P4RuntimeError as exc:
+        except (P4RuntimeError, LabError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
         finally:
-            switch.send_signal(signal.SIGTERM)
-            try:
-                switch.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                switch.kill()
-                switch.wait()
+            switch.stop()
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="make run", description=__doc__.splitlines()[0])
-    parser.add_argument("--switch", default=os.environ.get("SWITCH", str(ROOT / ".venv/bin/p4sim-switch")))
+    parser = argparse.ArgumentParser(prog="make demo", description=__doc__.splitlines()[0])
+    parser.add_argument("--switch", help="the switch program (default: as TARGET / SWITCH select)")
     parser.add_argument("--json", default=str(ROOT / "build/fabric.json"))
     parser.add_argument("--p4info", default=str(ROOT / "build/fabric.p4info.txtpb"))
     parser.add_argument("--packets", type=int, default=200)
@@ -91,26 +97,13 @@ def _configure_collector_interface() -> None:
         subprocess.run(cmd, check=True)
 
 
-def _start_switch(binary: str, log_path: str) -> subprocess.Popen:
-    ifaces = [arg for p in PORTS for arg in ("-i", f"{p}@s{p}")]
-    cmd = [binary, "--no-p4", *ifaces, "--", "--grpc-server-addr", f"127.0.0.1:{GRPC_PORT}",
-           "--cpu-port", str(CPU_PORT)]
+def _start_switch(binary: str, log_path: str) -> ManagedProcess:
+    """The switch on ports 1-4 (interfaces sN), in this thread's namespace."""
+    cmd = switch_command(binary, {p: f"s{p}" for p in PORTS}, grpc_address=f"127.0.0.1:{GRPC_PORT}",
+                         cpu_port=CPU_PORT)
     print(f"starting {' '.join(cmd)}  (log: {log_path})")
-    log = open(log_path, "w")
-    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-
-
-def _wait_for_grpc(switch: subprocess.Popen, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if switch.poll() is not None:
-            raise SystemExit(f"the switch exited with status {switch.returncode}; see its log")
-        with socket.socket() as sock:
-            sock.settimeout(0.5)
-            if sock.connect_ex(("127.0.0.1", GRPC_PORT)) == 0:
-                return
-        time.sleep(0.05)  # polling the condition, with a deadline
-    raise SystemExit(f"the switch's gRPC server did not listen within {timeout:.0f} s")
+    Path(log_path).write_text("")  # this run's log only
+    return ManagedProcess("switch", cmd, Path(log_path))
 
 
 PHASES = (
@@ -225,9 +218,7 @@ def _drain(socks: dict[int, socket.socket], received: dict[int, int], wait: floa
 
 
 def _raw_socket(iface: str) -> socket.socket:
-    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))
-    sock.bind((iface, 0))
-    return sock
+    return packet_socket(iface, auxdata=False)
 
 
 def _member_counters(conn: SwitchConnection, names: P4Names) -> dict[int, int]:

@@ -39,7 +39,6 @@ import hashlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -58,7 +57,12 @@ from control.offload import OffloadError, disable_checksum_offload
 from control.policy import Policy, load_policy
 from control.routing import link_between
 from control.topology import Host, Link, Switch, Topology, grpc_port, load_topology, router_mac
-from p4sim.netns import Netns, NetnsError, ip
+from lab.errors import LabError, NetnsError, TargetError
+from lab.namespace import Netns, ip, set_link, veth_pair
+from lab.process import ManagedProcess
+from lab.readiness import tcp_accepts, wait_until
+from lab.switch import BMV2_GRPC, is_bmv2, runtime_cli
+from lab.target import Target
 
 ROOT = Path(__file__).resolve().parents[1]
 GATEWAY_IP = "10.255.255.254"
@@ -70,13 +74,13 @@ FIRST_THRIFT_PORT = 9090
 # buffers from the interface MTU (packet_io.frame_capacity), so any veth MTU works.
 HOST_MTU = 9000
 LINK_MTU = 9216
-BMV2_GRPC = "simple_switch_grpc"
 PRIORITY_QUEUES = 8
 READY_TIMEOUT = 60.0
 
 
-class LaunchError(RuntimeError):
-    """The fabric could not be brought up (namespace, link or process)."""
+LaunchError = LabError
+"""The fabric could not be brought up (namespace, link or process): the lab harness's
+own error (lab/errors.py), so one clause catches the launcher's and the harness's."""
 
 
 @dataclass(frozen=True)
@@ -91,23 +95,9 @@ class Endpoint:
 
 
 def default_switch_binary() -> str:
-    """$SWITCH as the Makefile exports it (a relative path taken from the current
-    directory), else the venv's p4sim-switch."""
-    binary = os.environ.get("SWITCH")
-    if not binary:
-        return str(ROOT / ".venv/bin/p4sim-switch")
-    return str(Path(binary).resolve()) if os.sep in binary else binary
-
-
-def default_cli_binary(switch_binary: str) -> list[str] | None:
-    """The run-time (Thrift-port) CLI that matches the switch, or None for
-    simple_switch_grpc, which serves P4Runtime only."""
-    name = Path(switch_binary).name
-    if name == BMV2_GRPC:
-        return None
-    if name.startswith("simple_switch"):
-        return ["simple_switch_CLI"]
-    return [sys.executable, "-m", "p4sim.switch.control_cli"]
+    """The switch TARGET / SWITCH select (lab/target.py: $SWITCH as the Makefile exports
+    it, else the target's own switch)."""
+    return Target.from_environment().switch
 
 
 def interface_name(switch: str, port: int) -> str:
@@ -117,125 +107,6 @@ def interface_name(switch: str, port: int) -> str:
         raise LaunchError(f"interface name {name!r} for {switch} port {port} is longer than "
                           f"{MAX_IFNAME} characters; use a shorter switch name in the topology")
     return name
-
-
-def tcp_accepts(host: str, port: int, timeout: float = 1.0) -> bool:
-    """Whether host:port accepts a TCP connection now (in the calling thread's
-    network namespace)."""
-    with socket.socket() as sock:
-        sock.settimeout(timeout)
-        return sock.connect_ex((host, port)) == 0
-
-
-class ManagedProcess:
-    """A child process whose stdout (merged with stderr) is kept and can be waited on
-    line by line, so callers wait for a ready line instead of sleeping."""
-
-    def __init__(self, name: str, argv: list[str], log_path: Path, **popen: Any) -> None:
-        self.name = name
-        self.argv = argv
-        self.log_path = log_path
-        self._lines: list[str] = []
-        self._changed = threading.Condition()
-        self._log = open(log_path, "a", encoding="utf-8")
-        popen.setdefault("stdin", subprocess.DEVNULL)  # stdin=subprocess.PIPE: send_line()
-        self.popen = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                      text=True, **popen)
-        self._reader = threading.Thread(target=self._read, name=f"out-{name}", daemon=True)
-        self._reader.start()
-
-    @property
-    def pid(self) -> int:
-        return self.popen.pid
-
-    def _read(self) -> None:
-        assert self.popen.stdout is not None
-        for line in self.popen.stdout:
-            self._log.write(line)
-            self._log.flush()
-            with self._changed:
-                self._lines.append(line.rstrip("\n"))
-                self._changed.notify_all()
-        with self._changed:
-            self._changed.notify_all()
-
-    @property
-    def output(self) -> str:
-        with self._changed:
-            return "\n".join(self._lines)
-
-    def wait_for_line(self, text: str, timeout: float) -> str:
-        """The first output line containing ``text``; LaunchError if the process exits
-        or the deadline passes first (with the output tail, to say why)."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while True:
-                for line in self._lines:
-                    if text in line:
-                        return line
-                if not self._reader.is_alive():
-                    raise LaunchError(f"{self.name} exited (status {self.popen.poll()}) before "
-                                      f"printing {text!r}:\n{self._tail()}")
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise LaunchError(f"{self.name} did not print {text!r} within {timeout:.0f} s:"
-                                      f"\n{self._tail()}")
-                self._changed.wait(remaining)
-
-    def wait_until(self, condition: Callable[[], bool], what: str, timeout: float) -> None:
-        """Return once ``condition()`` holds (e.g. a port accepts: what works for
-        programs that print no ready line, like simple_switch_grpc); LaunchError if the
-        process exits or the deadline passes first, with the output tail to say why."""
-        deadline = time.monotonic() + timeout
-        while not condition():
-            if not self.running():
-                raise LaunchError(f"{self.name} exited (status {self.popen.returncode}) before "
-                                  f"{what}:\n{self._tail()}")
-            if time.monotonic() > deadline:
-                raise LaunchError(f"{self.name}: not {what} within {timeout:.0f} s:\n{self._tail()}")
-            time.sleep(0.05)  # polling a condition, with a deadline
-
-    def _tail(self) -> str:
-        return "\n".join(self._lines[-30:])
-
-    def send_line(self, text: str) -> None:
-        """Write one line to the process's stdin (started with stdin=subprocess.PIPE),
-        e.g. the "go" that starts synchronised senders."""
-        if self.popen.stdin is None:
-            raise LaunchError(f"{self.name}: started without stdin=subprocess.PIPE")
-        self.popen.stdin.write(text + "\n")
-        self.popen.stdin.flush()
-
-    def wait(self, timeout: float) -> int:
-        """Exit status; LaunchError on timeout (the process keeps running)."""
-        try:
-            status = self.popen.wait(timeout)
-        except subprocess.TimeoutExpired:
-            raise LaunchError(f"{self.name} still running after {timeout:.0f} s:\n{self._tail()}") from None
-        self._reader.join(5)
-        return status
-
-    def running(self) -> bool:
-        return self.popen.poll() is None
-
-    def stop(self, timeout: float = 10.0) -> None:
-        """SIGTERM, then SIGKILL after ``timeout``; never raises for a gone process."""
-        if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGTERM)
-            try:
-                self.popen.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.popen.kill()
-                self.popen.wait(timeout)
-        self._reader.join(5)
-        self._log.close()
-
-    def kill(self) -> None:
-        """SIGKILL: a crash, as far as anyone watching can tell."""
-        if self.popen.poll() is None:
-            self.popen.kill()
-        self.popen.wait(10)
-        self._reader.join(5)
 
 
 class FabricNetwork:
@@ -258,11 +129,14 @@ class FabricNetwork:
         raise_all([error for error in (
             _error(str(self.topology_path or "(topology)"), topology_problems(self.topology)),
             _error(ENVIRONMENT, tag_problems(self.tag))) if error])
-        self.switch_binary = switch_binary or default_switch_binary()
-        self.cli = default_cli_binary(self.switch_binary)
+        try:
+            self.switch_binary = switch_binary or default_switch_binary()
+        except TargetError as exc:
+            raise_all([ConfigError(ENVIRONMENT, [("TARGET", str(exc))])])
+        self.cli = runtime_cli(self.switch_binary)
         # p4sim-switch --common-clock: hop timestamps comparable across switches (BMv2 has none).
         self.common_clock = common_clock
-        if common_clock and Path(self.switch_binary).name.startswith("simple_switch"):
+        if common_clock and is_bmv2(self.switch_binary):
             raise_all([ConfigError(ENVIRONMENT, [(
                 "common_clock", f"{self.switch_binary} has no common clock: a p4sim-switch extension")])])
         self._own_log_dir = log_dir is None
@@ -341,9 +215,9 @@ class FabricNetwork:
     def _add_link(self, link: Link) -> None:
         a = interface_name(link.a_switch, link.a_port)
         b = interface_name(link.b_switch, link.b_port)
-        ip("-n", self.switch_ns, "link", "add", a, "type", "veth", "peer", "name", b)
+        veth_pair(a, b, namespace=self.switch_ns)
         for end in (a, b):  # switches send complete frames: no offload to turn off here
-            ip("-n", self.switch_ns, "link", "set", end, "mtu", str(LINK_MTU), "up")
+            set_link(end, namespace=self.switch_ns, mtu=LINK_MTU)
         if link.rate_pps:
             self.set_link_rate(link.a_switch, link.a_port, link.rate_pps)
             self.set_link_rate(link.b_switch, link.b_port, link.rate_pps)
@@ -352,9 +226,8 @@ class FabricNetwork:
         ns = self.namespace_of(endpoint.name)
         self._add_namespace(ns)
         outer = interface_name(endpoint.switch, endpoint.port)
-        ip("-n", self.switch_ns, "link", "add", outer, "type", "veth", "peer", "name", "eth0",
-           "netns", ns)
-        ip("-n", self.switch_ns, "link", "set", outer, "mtu", str(LINK_MTU), "up")
+        veth_pair(outer, "eth0", namespace=self.switch_ns, peer_namespace=ns)
+        set_link(outer, namespace=self.switch_ns, mtu=LINK_MTU)
         try:  # the host's kernel must checksum what it sends: the switch forwards it as read
             self._namespaces[ns].run_inside(lambda: disable_checksum_offload("eth0"))
         except OffloadError as exc:
@@ -395,12 +268,10 @@ class FabricNetwork:
         """Ready = its gRPC port accepts a connection inside the switch namespace (what
         works for simple_switch_grpc too, which prints no ready line)."""
         host, _, port_text = switch.grpc.rpartition(":")
+        namespace = self._namespaces[self.switch_ns]
         self._switches[switch.name].wait_until(
-            lambda: self._accepts(host, int(port_text)),
+            lambda: namespace.run_inside(lambda: tcp_accepts(host, int(port_text))),
             f"its gRPC server {switch.grpc} accepted", self.ready_timeout)
-
-    def _accepts(self, host: str, port: int) -> bool:
-        return self._namespaces[self.switch_ns].run_inside(lambda: tcp_accepts(host, port))
 
     def switch_process(self, name: str) -> ManagedProcess:
         return self._switches[name]
@@ -497,7 +368,7 @@ class FabricNetwork:
         """Start ``argv`` inside ``namespace``; stopped on close() if still running.
         Its output goes to ``<log_dir>/<name>.log`` and can be waited on."""
         safe = name.replace("/", "_")
-        process = ManagedProcess(name, ["ip", "netns", "exec", namespace, *argv],
+        process = ManagedProcess(name, self._namespaces[namespace].command(*argv),
                                  self.log_dir / f"{safe}.log", **popen)
         self._processes.append(process)
         return process
@@ -650,17 +521,13 @@ def run_transfer(net: FabricNetwork, src: str, dst: str, nbytes: int, work_dir: 
 
 def _wait_for_file(path: Path, process: ManagedProcess, timeout: float) -> None:
     """Until ``path`` holds complete JSON (the receiver writes its summary when done)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if path.exists():
-            try:
-                json.loads(path.read_text())
-                return
-            except ValueError:
-                pass  # being written
-        if time.monotonic() > deadline:
-            raise LaunchError(f"{path} not written within {timeout:.0f} s:\n{process.output[-3000:]}")
-        time.sleep(0.05)  # polling a condition, with a deadline
+    def complete() -> bool:
+        try:
+            json.loads(path.read_text())
+        except (OSError, ValueError):  # not there yet, or being written
+            return False
+        return True
+    wait_until(complete, f"written ({path})", timeout, context=lambda: process.output[-3000:])
 
 
 def _error(path: str, problems: list[tuple[str, str]]) -> ConfigError | None:
@@ -786,14 +653,15 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:  # the machine changed since the check (e.g. a namespace appeared)
         print(exc.render(), file=sys.stderr)
         return 2
-    except (LaunchError, NetnsError) as exc:
+    except LabError as exc:  # the launcher's own (LaunchError) and the harness's
         print(f"python -m control.launch: {exc}", file=sys.stderr)
         return 1
     return 0
 
 
 __all__ = ["FabricNetwork", "Endpoint", "LaunchError", "ManagedProcess", "GATEWAY_IP", "plan_launch",
-           "interface_name", "default_switch_binary", "NetnsError", "Transfer",
+           "interface_name", "default_switch_binary", "NetnsError", "Transfer", "tcp_accepts",
+           "BMV2_GRPC",
            "start_controller", "start_collector", "start_transfer", "run_transfer", "RunningTransfer"]
 
 

@@ -17,9 +17,10 @@ from pathlib import Path
 
 from control.errors import ConfigError
 from control.topology import Topology, grpc_host, grpc_port
+from lab.namespace import NETNS_DIR
+from lab.target import executable_path
 
 MAX_IFNAME = 15  # IFNAMSIZ - 1
-NETNS_DIR = Path("/var/run/netns")
 ENVIRONMENT = "launch"  # the "file" of problems with the machine rather than an input file
 TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 # Namespaces are TAG-<host>; these two suffixes are the launcher's own.
@@ -88,7 +89,7 @@ def environment_problems(switch_binary: str, namespaces: list[str],
     for tool in tools:
         if shutil.which(tool) is None:
             problems.append((tool, f"{tool!r} is not on PATH (install iproute2)"))
-    if not _executable(switch_binary):
+    if executable_path(switch_binary) is None:
         problems.append(("SWITCH", f"{switch_binary!r} is not an executable program "
                                    f"(run `make install`, or set SWITCH / TARGET)"))
     for name in namespaces:
@@ -96,12 +97,6 @@ def environment_problems(switch_binary: str, namespaces: list[str],
             problems.append(("--tag", f"namespace {name!r} already exists (another launch with "
                                       f"this tag?): choose another tag or `ip netns delete {name}`"))
     return problems
-
-
-def _executable(binary: str) -> bool:
-    if os.sep in binary:
-        return Path(binary).is_file() and os.access(binary, os.X_OK)
-    return shutil.which(binary) is not None
 
 
 def file_problems(path: str | Path, hint: str) -> ConfigError | None:

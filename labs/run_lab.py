@@ -19,6 +19,8 @@ from p4sim.stf.cli import run_stf_test
 from p4sim.stf.compile import COMPILE_TIMEOUT_S, CompileFailed, chosen_compiler
 from p4sim.stf.errors import StfError, TargetUnavailable
 from p4sim.stf.target import ProgramLoadFailed
+from lab.errors import TargetError
+from lab.target import Target
 
 from labs.catalog import Lab, LabTest, UnknownLab, find_lab, lab_names
 
@@ -37,7 +39,8 @@ class LabOutcome:
 def compile_lab(program: str, workdir: str) -> tuple[str, str, str]:
     """JSON path, P4Info path and compiler warnings of ``program`` ($P4C or
     p4sim-compile); CompileFailed with the compiler's messages."""
-    command = chosen_compiler(None)
+    target = Target.from_environment(name="p4sim")  # the compiler only: $P4C, else ours
+    command = chosen_compiler(target.compiler if target.compiler_from_env else None)
     json_path = os.path.join(workdir, "program.json")
     p4info_path = os.path.join(workdir, "program.p4info.txtpb")
     try:
@@ -141,15 +144,21 @@ def main(argv: list[str] | None = None) -> int:
                                      description="Compile one lab and run its packet tests.")
     parser.add_argument("lab", nargs="?", help="the lab's name (a folder of labs/); none: list the labs")
     parser.add_argument("--solution", action="store_true", help="test solution.p4 instead of exercise.p4")
-    parser.add_argument("--target", choices=TARGETS, default=os.environ.get("TARGET", "p4sim"),
-                        help="p4sim: in this process (default); bmv2: $SWITCH over P4Runtime")
+    parser.add_argument("--target", choices=TARGETS,
+                        help="p4sim: in this process; bmv2: $SWITCH over P4Runtime "
+                             "(default: $TARGET, else p4sim)")
     parser.add_argument("--verbose", action="store_true", help="show every packet of a failing test")
     args = parser.parse_args(argv)
+    try:
+        target = args.target or Target.from_environment().name
+    except TargetError as exc:
+        print(f"run_lab: {exc}")
+        return EXIT_CANNOT_RUN
     if not args.lab:
         print(f"Which lab? The labs are: {', '.join(lab_names())}. Run one with: make lab LAB=NAME "
               "(add SOLUTION=1 for its solution).")
         return EXIT_CANNOT_RUN
-    return run_lab(args.lab, args.solution, args.target, verbose=args.verbose)
+    return run_lab(args.lab, args.solution, target, verbose=args.verbose)
 
 
 if __name__ == "__main__":

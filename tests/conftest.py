@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from p4sim.netns import can_run
+from lab.namespace import can_run
 
 
 def pytest_configure(config: pytest.Config) -> None:

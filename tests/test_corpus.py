@@ -8,7 +8,6 @@ bmv2 run needs root (a private namespace with veths per STF).
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -19,10 +18,12 @@ from p4sim.stf.compile import CompileFailed
 from p4sim.stf.errors import TargetUnavailable
 from p4sim.stf.stf_parser import parse_stf_file
 from p4sim.stf.target import ProgramLoadFailed
+from lab.target import Target
 
 CORPUS = Path(__file__).parent / "corpus"
 STF_FILES = sorted(CORPUS.glob("*.stf"))
-ON_BMV2 = os.environ.get("TARGET") == "bmv2"
+TARGET = Target.from_environment()
+ON_BMV2 = TARGET.name == "bmv2"
 REGISTER_COMMANDS = (commands.RegisterRead, commands.RegisterWrite, commands.RegisterReset)
 # What simple_switch_grpc's P4Runtime server (PI) answers to every RegisterEntry access.
 NO_REGISTERS = "implements no P4Runtime RegisterEntry access"
@@ -43,8 +44,7 @@ def test_corpus_stf_is_well_formed(stf: Path) -> None:
 
 def _registers_unreachable(stf: Path) -> bool:
     """On real simple_switch_grpc an STF file that touches registers cannot pass."""
-    switch = os.path.basename(os.environ.get("SWITCH", "simple_switch_grpc"))
-    return (ON_BMV2 and switch.startswith("simple_switch")
+    return (ON_BMV2 and TARGET.switch_is_bmv2
             and any(isinstance(s, REGISTER_COMMANDS) for s in parse_stf_file(str(stf))))
 
 

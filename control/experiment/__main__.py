@@ -12,7 +12,7 @@ from pathlib import Path
 from control.experiment.plan import default_plan, full_plan
 from control.experiment.runner import run_experiment
 from control.launch import ROOT
-from p4sim.netns import can_run
+from lab.namespace import can_run
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,8 @@
 """Live mode: the real toolchain when this machine has it, never as a dependency.
 
 The compiler is ``--p4c``, else ``$P4C``, else ``p4c-bm2-ss`` on PATH; the switch
-``--switch``, else ``$SWITCH``, else ``simple_switch_grpc`` on PATH. The Makefile
+``--switch``, else ``$SWITCH``, else ``simple_switch_grpc`` on PATH (the variables as
+lab/target.py reads them, for every tool). The Makefile
 exports P4C and SWITCH for TARGET=p4sim too, naming p4sim's own tools: comparing p4sim
 with itself proves nothing, so from the environment those are ignored (an explicit
 ``--p4c``/``--switch`` is taken as given, which is how the harness itself is tested).
@@ -14,9 +15,10 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from lab.target import BMV2_COMPILER, BMV2_SWITCH, Target
 from p4sim.conformance.recording import Recording
 
-REAL_COMPILER, REAL_SWITCH = "p4c-bm2-ss", "simple_switch_grpc"
+REAL_COMPILER, REAL_SWITCH = BMV2_COMPILER, BMV2_SWITCH
 COMPILE_TIMEOUT_S = 300.0
 
 
@@ -29,14 +31,14 @@ class Toolchain:
     notes: tuple[str, ...] = ()
 
 
-def _pick(explicit: str | None, env_name: str, default: str) -> tuple[str | None, str]:
+def _pick(explicit: str | None, env_name: str, from_env: str | None,
+          default: str) -> tuple[str | None, str]:
     if explicit:
         path = shutil.which(explicit)
         path = os.path.abspath(path) if path else None
         if path is None:
             raise FileNotFoundError(f"{explicit}: not an executable (given on the command line)")
         return path, f"{env_name.lower()}: {path} (given on the command line)"
-    from_env = os.environ.get(env_name)
     if from_env:
         path = shutil.which(from_env)
         if path is None:
@@ -52,8 +54,11 @@ def _pick(explicit: str | None, env_name: str, default: str) -> tuple[str | None
 
 def find_toolchain(compiler: str | None = None, switch: str | None = None) -> Toolchain:
     """What live mode will use (raises FileNotFoundError for a bad explicit choice)."""
-    compiler_path, compiler_note = _pick(compiler, "P4C", REAL_COMPILER)
-    switch_path, switch_note = _pick(switch, "SWITCH", REAL_SWITCH)
+    real = Target.from_environment(name="bmv2")  # only P4C / SWITCH matter here, not TARGET
+    compiler_path, compiler_note = _pick(compiler, "P4C",
+                                         real.compiler if real.compiler_from_env else None, REAL_COMPILER)
+    switch_path, switch_note = _pick(switch, "SWITCH",
+                                     real.switch if real.switch_from_env else None, REAL_SWITCH)
     return Toolchain(compiler_path, switch_path, (compiler_note, switch_note))
 
 

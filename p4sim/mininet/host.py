@@ -14,7 +14,7 @@ from typing import Any, Callable, TypeVar
 from mininet.node import Host  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
 from control.offload import checksum_offload, disable_checksum_offload
-from p4sim.netns import run_in_namespace
+from lab.namespace import run_in_namespace
 
 T = TypeVar("T")
 

@@ -3,8 +3,9 @@
 Topologies written for BMv2 (p4lang tutorials, p4-utils, p4-learning) start each P4
 switch from Mininet with its interfaces as ``-i PORT@IFNAME``; this class does the same
 for either target, so a topology changes only its ``switch=`` class.  The binary is the
-``binary`` argument, else ``$SWITCH`` (as the Makefile exports it), else
-``simple_switch_grpc`` when ``$TARGET`` is ``bmv2``, else the venv's p4sim-switch.
+``binary`` argument, else the switch TARGET / SWITCH select (lab/target.py:
+``$SWITCH`` as the Makefile exports it, else ``simple_switch_grpc`` for
+``TARGET=bmv2``, else the venv's p4sim-switch).
 
 The switch runs in the root namespace (Mininet's default for switches) on a loopback
 gRPC port; it is ready when that port accepts a connection (what works for both
@@ -12,31 +13,25 @@ targets: simple_switch_grpc prints no ready line) and is stopped by its PID.
 """
 from __future__ import annotations
 
-import os
 import socket
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from mininet.node import Switch  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
-from control.launch import BMV2_GRPC, LaunchError, ManagedProcess, tcp_accepts
+from lab.errors import LabError
+from lab.process import ManagedProcess
+from lab.readiness import tcp_accepts
+from lab.switch import is_bmv2
+from lab.target import Target
 
 READY_TIMEOUT = 60.0
 
 
 def switch_binary(binary: str | None = None) -> str:
-    """Which switch program to run: the argument, $SWITCH, $TARGET=bmv2, or p4sim."""
-    if binary:
-        return binary
-    if os.environ.get("SWITCH"):
-        chosen = os.environ["SWITCH"]
-        return str(Path(chosen).resolve()) if os.sep in chosen else chosen
-    if os.environ.get("TARGET") == "bmv2":
-        return BMV2_GRPC
-    beside = Path(sys.executable).with_name("p4sim-switch")
-    return str(beside) if beside.exists() else "p4sim-switch"
+    """Which switch program to run: the argument, else what TARGET / SWITCH select."""
+    return binary or Target.from_environment().switch
 
 
 def free_tcp_port(host: str = "127.0.0.1") -> int:
@@ -93,7 +88,7 @@ class P4RuntimeSwitch(Switch):  # type: ignore[misc]
 
     @property
     def is_bmv2(self) -> bool:
-        return Path(self.binary).name.startswith("simple_switch")
+        return is_bmv2(self.binary)
 
     def command(self) -> list[str]:
         """The switch's command line: its Mininet ports as -i N@IFNAME."""
@@ -103,7 +98,7 @@ class P4RuntimeSwitch(Switch):  # type: ignore[misc]
                 argv += ["-i", f"{port}@{intf.name}"]
         if self.thrift_port is not None:
             if self.is_bmv2:
-                raise LaunchError(f"{self.name}: simple_switch_grpc serves no Thrift; "
+                raise LabError(f"{self.name}: simple_switch_grpc serves no Thrift; "
                                   f"give no thrift_port")
             argv += ["--thrift-port", str(self.thrift_port)]
         if self.pcap_dir:
@@ -124,13 +119,13 @@ class P4RuntimeSwitch(Switch):  # type: ignore[misc]
         if self.process is not None and self.process.running():
             return
         if tcp_accepts(self.grpc_host, self.grpc_port):
-            raise LaunchError(f"{self.name}: something already listens on {self.grpc_address}")
+            raise LabError(f"{self.name}: something already listens on {self.grpc_address}")
         self.process = ManagedProcess(self.name, self.command(), self.log_path)
         try:
             self.process.wait_until(lambda: tcp_accepts(self.grpc_host, self.grpc_port),
                                     f"its gRPC server {self.grpc_address} accepted",
                                     self.ready_timeout)
-        except LaunchError:
+        except LabError:
             self.process.stop()
             raise
 

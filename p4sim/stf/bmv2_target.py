@@ -13,12 +13,13 @@ import re
 import shutil
 import subprocess
 import tempfile
-import time
+from pathlib import Path
 from typing import Any
 
 from p4sim.stf.entries import ResolvedAction, ResolvedEntry, ResolvedKey
 from p4sim.stf.errors import TargetUnavailable
-from p4sim.netns import NetnsError
+from lab.errors import LabError
+from lab.process import ManagedProcess
 from p4sim.stf.target import TargetCommandError
 from p4sim.stf.veth_ports import VethPacketIO, VethPorts
 
@@ -45,13 +46,13 @@ class Bmv2Target(VethPacketIO):
     def __init__(self, program: dict[str, Any], ports: list[int]) -> None:
         check_bmv2_available()
         self._workdir = tempfile.mkdtemp(prefix="p4sim-stf-bmv2-")
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: ManagedProcess | None = None
         self._ports: VethPorts | None = None
         try:
             self._ports = VethPorts("st", ports)
             self._start_switch(program)
             self._ports.open()
-        except (NetnsError, OSError) as exc:
+        except (LabError, OSError) as exc:
             self.close()
             raise TargetUnavailable(f"could not start BMv2: {exc}") from None
         except BaseException:
@@ -63,21 +64,16 @@ class Bmv2Target(VethPacketIO):
         json_path = os.path.join(self._workdir, "program.json")
         with open(json_path, "w", encoding="utf-8") as handle:
             json.dump(program, handle)
-        log = open(os.path.join(self._workdir, "switch.log"), "wb")
-        self._process = subprocess.Popen(
-            self._ports.command(SWITCH_BINARY, "--thrift-port", str(THRIFT_PORT),
-                                *self._ports.interface_args(), json_path),
-            stdout=log, stderr=subprocess.STDOUT)
-        log.close()
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if self._process.poll() is not None:
-                raise TargetUnavailable(f"simple_switch exited with {self._process.returncode}; "
-                                        f"log: {self._workdir}/switch.log")
-            if self._ports.namespace.accepts_tcp(THRIFT_PORT, 0.2):
-                return
-            time.sleep(0.05)  # polling the Thrift port with a deadline
-        raise TargetUnavailable(f"simple_switch did not open its Thrift port within {START_TIMEOUT_S:.0f} s")
+        self._process = ManagedProcess(
+            SWITCH_BINARY, self._ports.command(SWITCH_BINARY, "--thrift-port", str(THRIFT_PORT),
+                                               *self._ports.interface_args(), json_path),
+            Path(self._workdir) / "switch.log")
+        namespace = self._ports.namespace
+        try:
+            self._process.wait_until(lambda: namespace.accepts_tcp(THRIFT_PORT, 0.2),
+                                     f"its Thrift port {THRIFT_PORT} open", START_TIMEOUT_S)
+        except LabError as exc:
+            raise TargetUnavailable(f"{exc}\n(log: {self._workdir}/switch.log)") from None
 
     def _cli(self, command: str) -> str:
         result = subprocess.run(self._namespace().command(CLI_BINARY, "--thrift-port", str(THRIFT_PORT)),
@@ -158,13 +154,8 @@ class Bmv2Target(VethPacketIO):
     # --- packets ---------------------------------------------------------------------
 
     def close(self) -> None:
-        if self._process is not None and self._process.poll() is None:
-            self._process.terminate()
-            try:
-                self._process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
+        if self._process is not None:
+            self._process.stop()
         if self._ports is not None:
             self._ports.close()
         shutil.rmtree(self._workdir, ignore_errors=True)

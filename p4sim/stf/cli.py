@@ -25,6 +25,7 @@ from google.protobuf.message import DecodeError
 from p4.config.v1 import p4info_pb2
 
 from control.p4rt.entities import load_p4info
+from lab import target as lab_target
 
 from p4sim.stf.compile import CompileFailed, chosen_compiler, compile_for_p4runtime, compile_program
 from p4sim.stf.errors import StfError, TargetUnavailable
@@ -35,7 +36,7 @@ from p4sim.stf.target import ProgramLoadFailed, Target
 
 EXIT_PASS, EXIT_FAIL, EXIT_CANNOT_RUN = 0, 1, 2
 TARGETS = ("p4sim", "bmv2", "bmv2-thrift")
-DEFAULT_GRPC_SWITCH = "simple_switch_grpc"
+DEFAULT_GRPC_SWITCH = lab_target.BMV2_SWITCH
 P4INFO_SUFFIXES = (".p4info.txtpb", ".p4info.txt", ".p4info.bin", ".p4info.json")
 
 
@@ -63,7 +64,8 @@ def run_stf_test(p4_path: str, stf_path: str, target: str = "p4sim",
 def _run_on_p4runtime(p4_path: str, statements: list[Any], json_path: str | None,
                       p4info_path: str | None, switch: str | None, compiler: str | None) -> StfResult:
     from p4sim.stf.grpc_target import GrpcTarget
-    binary = switch or os.environ.get("SWITCH") or DEFAULT_GRPC_SWITCH
+    # $SWITCH, else the bmv2 target's switch whatever TARGET says: --target bmv2 chose it.
+    binary = switch or lab_target.Target.from_environment(name="bmv2").switch
     with tempfile.TemporaryDirectory(prefix="p4sim-stf-") as workdir:
         if json_path:
             with open(json_path, encoding="utf-8") as handle:

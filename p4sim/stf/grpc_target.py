@@ -28,11 +28,11 @@ import grpc
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4data_pb2, p4runtime_pb2
 
-from control.launch import LaunchError, ManagedProcess
 from control.p4rt.client import SwitchConnection
 from control.p4rt.entities import INSERT, MODIFY, DELETE, P4Names, update
 from control.p4rt.errors import P4RuntimeError
-from p4sim.netns import NetnsError
+from lab.errors import LabError as LaunchError, NetnsError
+from lab.process import ManagedProcess
 from p4sim.p4runtime import codec
 from p4sim.stf import p4rt_entries as entries
 from p4sim.stf.entries import ResolvedAction, ResolvedEntry

@@ -13,7 +13,7 @@ import selectors
 import socket
 import threading
 
-from p4sim.netns import Netns
+from lab.namespace import Netns
 
 POLL_S = 0.1  # how soon the relay thread sees close()
 CHUNK = 1 << 16

@@ -12,7 +12,8 @@ import socket
 import threading
 import time
 
-from p4sim.netns import Netns, receive
+from lab.namespace import Netns
+from lab.packet_socket import receive
 from p4sim.stf.target import TargetCommandError
 
 QUIET_PERIOD_S = 0.5

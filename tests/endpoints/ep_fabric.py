@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from wire_formats.layers import ECN_CE, UDP_PORT_UEC
-from p4sim.netns import PACKET_OUTGOING
+from lab.packet_socket import PACKET_OUTGOING
 
 from ep_net import trim_frame, uec_data_entropy
 

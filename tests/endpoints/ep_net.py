@@ -22,7 +22,8 @@ from scapy.layers.l2 import Ether
 
 from wire_formats.layers import (CTL_CREDIT, CTL_CREDIT_REQUEST, DSCP_TRIMMED, PDS_DATA_TYPES,
                             UDP_PORT_UEC, UecControl, UecRequestCC)
-from p4sim.netns import ETH_P_ALL, PACKET_OUTGOING, Netns, ip
+from lab.namespace import Netns, ip, set_link, veth_pair
+from lab.packet_socket import PACKET_OUTGOING, packet_socket
 
 if TYPE_CHECKING:
     from ep_fabric import Policy, TimedForwarder
@@ -274,7 +275,6 @@ class HostPair:
         self.sender_ns = Netns(f"{prefix}-a", [])
         self.receiver_ns = Netns(f"{prefix}-b", [])
         self.middle_ns = Netns(f"{prefix}-m", []) if middle else None
-        self._processes: list[subprocess.Popen] = []
 
     def __enter__(self) -> "HostPair":
         spaces = [ns for ns in (self.sender_ns, self.receiver_ns, self.middle_ns) if ns]
@@ -285,19 +285,16 @@ class HostPair:
                 entered.append(ns)
             a, b = self.sender_ns.name, self.receiver_ns.name
             if self.middle_ns is None:
-                ip("link", "add", "eth0", "netns", a, "type", "veth", "peer", "name", "eth0",
-                   "netns", b)
+                veth_pair("eth0", "eth0", namespace=a, peer_namespace=b)
             else:
                 m = self.middle_ns.name
-                ip("link", "add", "eth0", "netns", a, "type", "veth", "peer", "name", "ta",
-                   "netns", m)
-                ip("link", "add", "eth0", "netns", b, "type", "veth", "peer", "name", "tb",
-                   "netns", m)
+                veth_pair("eth0", "ta", namespace=a, peer_namespace=m)
+                veth_pair("eth0", "tb", namespace=b, peer_namespace=m)
                 for end in ("ta", "tb"):
-                    ip("-n", m, "link", "set", end, "up")
+                    set_link(end, namespace=m)
             for ns, address in ((a, SENDER_IP), (b, RECEIVER_IP)):
                 ip("-n", ns, "addr", "add", f"{address}/24", "dev", "eth0")
-                ip("-n", ns, "link", "set", "eth0", "up")
+                set_link("eth0", namespace=ns)
         except BaseException:
             for ns in entered:
                 ns.close()
@@ -305,10 +302,7 @@ class HostPair:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        for process in self._processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait(10)
+        """Every namespace deleted, each killing what it still runs."""
         for ns in (self.sender_ns, self.receiver_ns, self.middle_ns):
             if ns is not None:
                 ns.close()
@@ -338,19 +332,15 @@ class HostPair:
 
     def start(self, ns: Netns, module: str, *args: str,
               stdin: bool = False) -> subprocess.Popen:
-        command = ["ip", "netns", "exec", ns.name, sys.executable, "-m", module, *args]
-        process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True,
-                                   stdin=subprocess.PIPE if stdin else None)
-        self._processes.append(process)
-        return process
+        """``python -m module args`` in ``ns`` (a bare Popen: the tests talk to its
+        pipes); killed when the pair closes."""
+        return ns.spawn([sys.executable, "-m", module, *args], cwd=REPO, stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True,
+                        stdin=subprocess.PIPE if stdin else None)
 
 
 def _packet_socket(interface: str) -> socket.socket:
-    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-    sock.bind((interface, ETH_P_ALL))
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
-    return sock
+    return packet_socket(interface, rcvbuf=8 << 20, auxdata=False)
 
 
 def assert_acks_coalesced(received: dict, *, flows: int = 1, ack_every: int = 8,

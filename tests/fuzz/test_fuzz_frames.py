@@ -33,7 +33,7 @@ import pytest
 
 from wire_formats.layers import DSCP_INT as INT_DSCP
 from wire_formats.layers import UDP_PORT_UEC as UEC_PORT
-from p4sim.netns import Netns
+from lab.namespace import Netns
 from p4sim.switch.control_channel import ControlClient, ControlServer
 from p4sim.switch.control_cli import run_command
 from wire_formats.checksum import internet_checksum
@@ -49,7 +49,7 @@ COMMANDS = [  # 10.0.0.0/8 -> group 1 -> one member: port 2, next-hop MACs
     "act_prof_create_member multipath_selector forward 2 0x0c0d 0x0a0b 0",
     "table_indirect_add next_hops 1 => 0",
 ]
-MTU = 9500                  # what p4sim.netns gives every veth
+MTU = 9500                  # what lab.namespace gives every veth
 WINDOW = 64                 # frames sent before waiting for the switch to count them
 VALID_EVERY = 4             # one valid frame after every few bad ones
 RSS_GROWTH_LIMIT = 8 << 20  # bytes the switch may grow between the two samples

@@ -24,7 +24,7 @@ from control.experiment.plan import Plan
 from control.experiment.runner import Outcome
 from control.launch import ROOT
 from control.topology import Topology, load_topology
-from p4sim.netns import can_run
+from lab.namespace import can_run
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 LUA = ROOT / "tools/wireshark/p4fabric.lua"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import struct
 
-from p4sim.netns import receive
+from lab.packet_socket import receive
 
 HOST_MAC = bytes.fromhex("02000000000a")
 

@@ -25,7 +25,7 @@ from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
 from control.launch import ManagedProcess, default_switch_binary
-from p4sim.netns import Netns
+from lab.namespace import Netns
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = Path(__file__).resolve().parent / "p4" / "spec_features.p4"

@@ -9,7 +9,8 @@ import subprocess
 
 import pytest
 
-from p4sim.netns import PACKET_OUTGOING, Netns
+from lab.namespace import Netns
+from lab.packet_socket import PACKET_OUTGOING
 
 pytestmark = pytest.mark.netns
 

@@ -16,7 +16,7 @@ from typing import Callable, Iterator
 
 import pytest
 
-from p4sim.netns import SwitchProcess
+from lab.switch import SwitchProcess
 from p4sim.reference import reference_dir
 from p4sim.switch import control_cli
 

@@ -22,7 +22,8 @@ import grpc
 import pytest
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
-from p4sim.netns import Netns, receive
+from lab.namespace import Netns
+from lab.packet_socket import receive
 from p4sim.reference import reference_dir
 from p4sim.target.switch_cli import build_parser, json_version_line, notices, parse_args
 from p4sim.switch.control_channel import ControlClient

@@ -31,7 +31,8 @@ from wire_formats.layers import (CC_TYPE_CREDIT, CC_TYPE_NSCC, CTL_CREDIT, DSCP_
                             UecAckCC, UecControl, UecNack, UecRequest, UecRequestCC, int_hop_words)
 from control.p4rt.client import SwitchConnection
 from control.p4rt.entities import INSERT, MODIFY, P4Names, clone_session, load_p4info, pre_update, update
-from p4sim.netns import Netns, can_run, receive
+from lab.namespace import Netns, can_run
+from lab.packet_socket import receive
 from p4sim.switch.pcap import PcapWriter
 
 ROOT = Path(__file__).resolve().parents[2]

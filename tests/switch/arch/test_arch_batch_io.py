@@ -11,7 +11,8 @@ import struct
 
 import pytest
 
-from p4sim.netns import Netns, ip, receive
+from lab.namespace import Netns, ip
+from lab.packet_socket import receive
 from p4sim.switch.packet_io import SOCKET_BUFFER, RawPort
 
 pytestmark = pytest.mark.netns

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from p4sim.switch.control_channel import ControlClient
-from p4sim.netns import Netns
+from lab.namespace import Netns
 from wire_formats.checksum import internet_checksum
 
 from sa_helpers import P4C_OUT

@@ -12,7 +12,8 @@ import pytest
 
 from p4sim.switch.control_channel import ControlClient
 from p4sim.switch.control_cli import run_command
-from p4sim.netns import Netns, receive
+from lab.namespace import Netns
+from lab.packet_socket import receive
 from p4sim.switch.pcap import read_pcap
 
 from sa_helpers import P4C_OUT, PROBE, REFERENCE, hop_of, plain, priority_program
