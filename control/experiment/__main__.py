@@ -1,4 +1,5 @@
-"""python -m control.experiment [--full] [--out DIR] (root): the leaf-spine experiment.
+"""python -m control.experiment [--full] [--topology NAME] [--out DIR] (root): the
+leaf-spine experiment.
 
 EXPERIMENT=full in the environment is the same as --full (the Makefile passes it on).
 """
@@ -9,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from control.experiment.plan import default_plan, full_plan
+from control.experiment.plan import DEFAULT_TOPOLOGY, WORKLOADS, default_plan, full_plan
 from control.experiment.runner import run_experiment
 from control.launch import ROOT
 from lab.namespace import can_run
@@ -21,6 +22,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  "rate-limited leaf-spine fabric")
     parser.add_argument("--full", action="store_true", default=os.environ.get("EXPERIMENT") == "full",
                         help="the full matrix (also EXPERIMENT=full)")
+    parser.add_argument("--topology", choices=sorted(WORKLOADS), default=DEFAULT_TOPOLOGY,
+                        help="the fabric (topologies/NAME.toml; default %(default)s)")
     parser.add_argument("--out", type=Path, default=ROOT / "build/experiment",
                         help="output directory (default build/experiment)")
     args = parser.parse_args(argv)
@@ -30,7 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (ROOT / "build/fabric.json").exists():
         print("control.experiment: build/fabric.json missing; run `make build`", file=sys.stderr)
         return 1
-    outcome = run_experiment(full_plan() if args.full else default_plan(), args.out)
+    plan = full_plan(args.topology) if args.full else default_plan(args.topology)
+    outcome = run_experiment(plan, args.out)
     return 0 if outcome.rows else 1
 
 

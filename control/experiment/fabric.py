@@ -24,7 +24,7 @@ TRIMMED = "FabricIngress.trimming.trimmed_packets"
 COLLECTOR = {"name": "collector", "ip": "192.168.100.2", "mac": "00:00:00:00:c0:11",
              "switch": "leaf1", "port": 5}
 
-POLICY = """# control/experiment: one tenant, spraying mode {mode!r}, INT on every UEC packet.
+POLICY = """# control/experiment: {tenants}, spraying mode {mode!r}, INT on every UEC packet.
 [spraying]
 default = "{mode}"
 
@@ -37,7 +37,8 @@ collector = "collector"
 [[int.watchlist]]
 proto = 17
 dst_port = 4793
-
+"""
+ECN = """
 [ecn]
 threshold = 8
 """
@@ -57,6 +58,11 @@ def _toml_value(value: Any) -> str:
     return json.dumps(value) if isinstance(value, str) else repr(value)
 
 
+def topology_file(name: str) -> Path:
+    """The shipped topology a plan names (plan.Plan.topology)."""
+    return ROOT / "topologies" / f"{name}.toml"
+
+
 def write_topology(path: Path, link_pps: float, source: Path = TOPOLOGY) -> Path:
     """``source`` with every link at ``link_pps`` and the collector on leaf1 port 5."""
     document = tomllib.loads(source.read_text())
@@ -74,8 +80,37 @@ def write_topology(path: Path, link_pps: float, source: Path = TOPOLOGY) -> Path
     return path
 
 
+PARTITION = """
+[[partitions]]
+id = {id}
+name = "{name}"
+members = [{members}]
+queue = {queue}
+"""
+
+
+def policy_mode(mode: str) -> str:
+    """The policy's [spraying] default for an experiment mode: adaptive is entropy
+    spraying (its weights come from the controller, not the file)."""
+    return "entropy" if mode == "adaptive" else mode
+
+
 def write_policy(path: Path, setting: Setting) -> Path:
-    path.write_text(POLICY.format(mode=setting.mode) + (TRIM if setting.trim else ""))
+    """One shared tenant with ECN (and trimming if ``setting.trim``), or the mixed case's
+    back-end and front-end partitions without either (plan.Setting says why)."""
+    parts = setting.partitions
+    tenants = "one tenant" if parts is None else (
+        f"back end and front end, {parts.label}")
+    text = POLICY.format(mode=policy_mode(setting.mode), tenants=tenants)
+    if parts is None:
+        text += ECN + (TRIM if setting.trim else "")
+    else:
+        backend_queue = parts.BACKEND_QUEUE if parts.queues else parts.FRONTEND_QUEUE
+        for pid, name, members, queue in ((1, "backend", parts.backend, backend_queue),
+                                          (2, "frontend", parts.frontend, parts.FRONTEND_QUEUE)):
+            text += PARTITION.format(id=pid, name=name, queue=queue,
+                                     members=", ".join(json.dumps(m) for m in members))
+    path.write_text(text)
     return path
 
 

@@ -6,6 +6,7 @@ an incast and not a queue of flows: start_sender, go and finish_sender (also use
 bench/fabric_transfer.py) run them as the launcher's ManagedProcess with a stdin pipe,
 ready once they print "sender ready", stopped here if still running.
 A flow that does not finish is reported, not raised: the table marks it incomplete.
+The mixed case's TCP flows (control/experiment/tcp_flows.py) start with the same go().
 """
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from control.experiment import tcp_flows
+from control.experiment.tcp_flows import TcpResult
 from control.launch import FabricNetwork, LaunchError, ManagedProcess
 
 READY_S = 60.0
@@ -37,15 +40,20 @@ class WorkloadResult:
     flows: list[FlowResult]
     received: list[dict[str, Any]]     # each receiver's summary
     wall_s: float
+    tcp: list[TcpResult] = field(default_factory=list)
 
 
 def run_flows(net: FabricNetwork, flows: tuple[tuple[str, str], ...], nbytes: int, *,
-              credit: bool, ev_mode: str, timeout: float, work: Path) -> WorkloadResult:
-    """Run every (src, dst) flow at once; always stops what it started."""
+              credit: bool, ev_mode: str, timeout: float, work: Path,
+              tcp: tuple[tuple[str, str], ...] = (), tcp_bytes: int = 0) -> WorkloadResult:
+    """Run every (src, dst) UEC flow and every ``tcp`` flow (``tcp_bytes`` each) at once;
+    always stops what it started."""
     work.mkdir(parents=True, exist_ok=True)
     destinations = sorted({dst for _src, dst in flows})
     receivers: dict[str, tuple[ManagedProcess, Path]] = {}
     senders: list[ManagedProcess] = []
+    tcp_receivers: list[ManagedProcess] = []
+    tcp_senders: list[ManagedProcess] = []
     started = time.monotonic()
     try:
         for dst in destinations:
@@ -53,19 +61,25 @@ def run_flows(net: FabricNetwork, flows: tuple[tuple[str, str], ...], nbytes: in
                                              timeout, work)
         for _proc, _summary in receivers.values():
             _proc.wait_for_line("receiver ready", READY_S)
+        if tcp:
+            tcp_receivers = tcp_flows.start_receivers(net, tcp, timeout + 30, work.name)
+            tcp_senders = tcp_flows.start_senders(net, tcp, tcp_bytes, timeout, work.name)
         for seed, (src, dst) in enumerate(flows, start=1):
             senders.append(start_sender(net, src, dst, nbytes, seed=seed, credit=credit,
                                         ev_mode=ev_mode, timeout=timeout,
                                         name=f"sender-{src}-{dst}-{work.name}"))
-        started = go(senders)
+        started = go(senders + tcp_senders)
         finished = [finish_sender(sender, timeout + 30) for sender in senders]
+        tcp_finished = [finish_sender(sender, timeout + 30) for sender in tcp_senders]
     except BaseException:
         for proc, _summary in receivers.values():   # never left to catch the next step's
             proc.stop()
         raise
     finally:
-        for sender in senders:
+        for sender in senders + tcp_senders:
             sender.stop()
+        for receiver in tcp_receivers:   # each exits once it answered its sender
+            receiver.stop()
     wall = time.monotonic() - started
     # A receiver whose senders all succeeded exits by itself; one waiting for a flow
     # whose sender gave up is stopped after a short grace.
@@ -76,7 +90,9 @@ def run_flows(net: FabricNetwork, flows: tuple[tuple[str, str], ...], nbytes: in
         ok = status == 0 and bool(summary.get("complete")) and _delivered(
             received, net.endpoints[src].ip, summary)
         results.append(FlowResult(src, dst, ok, summary.get("fct_s") if ok else None, summary))
-    return WorkloadResult(results, received, wall)
+    tcp_results = [tcp_flows.result(src, dst, status, summary)
+                   for (src, dst), (status, summary) in zip(tcp, tcp_finished)]
+    return WorkloadResult(results, received, wall, tcp_results)
 
 
 def _start_receiver(net: FabricNetwork, dst: str, count: int, timeout: float,

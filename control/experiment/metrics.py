@@ -2,9 +2,16 @@
 
 Spine-link load counts every packet a switch sent on a directed leaf-spine link during
 the step (data, ACKs, retransmissions, INT), over the links the workload's data crosses
-(source leaf up, spine down to the destination leaf): max/mean is 1.0 when traffic is
-spread perfectly over the equal-cost links and grows as flows pile onto one of them.
+(source leaf up, spine down to the destination leaf). max/mean is taken per tier (the
+uplinks, leaf to spine; the downlinks, spine to leaf) and the worse tier is shown: 1.0
+when traffic is spread perfectly over the equal-cost links, growing as flows pile onto
+one of them. Per tier, because a fan-in (an incast from three leaves into one) loads each
+downlink of the receiver's leaf more than each uplink of a sender's however well it is
+spread.
 Drops are data packets sent but never arrived (trimmed packets arrive: they are not drops).
+In the mixed case the UEC columns are the back end's; the front end's TCP flows add their
+own count, goodput (bytes delivered over the time the slowest took, go to the receiver's
+answer) and kernel retransmissions.
 """
 from __future__ import annotations
 
@@ -35,14 +42,22 @@ class Row:
     link_packets: dict[str, int] = field(default_factory=dict)
     fcts: list[float] = field(default_factory=list)
     error: str = ""
+    tcp_flows: int = 0
+    tcp_completed: int = 0
+    tcp_goodput_mbps: float | None = None     # None: no TCP in this step
+    tcp_retransmissions: int = 0
+    tier_imbalance: float | None = None       # worse tier's max/mean (make_row)
 
     @property
     def complete(self) -> bool:
-        return self.completed == self.flows and not self.error
+        return (self.completed == self.flows and self.tcp_completed == self.tcp_flows
+                and not self.error)
 
     @property
     def imbalance(self) -> float | None:
-        """max/mean spine-link load (1.0 = perfectly spread)."""
+        """max/mean spine-link load of the worse tier (1.0 = perfectly spread)."""
+        if self.tier_imbalance is not None:
+            return self.tier_imbalance
         return self.load_max_pps / self.load_mean_pps if self.load_mean_pps > 0 else None
 
 
@@ -64,20 +79,38 @@ def data_links(topology: Topology, flows: tuple[tuple[str, str], ...],
     return [link for link in links if link[0] in sources or link[2] in targets]
 
 
+def tier_imbalance(topology: Topology, rates: dict[Link, float]) -> float | None:
+    """The larger max/mean of the uplinks' and the downlinks' rates (None if idle)."""
+    role = {s.name: s.role for s in topology.switches}
+    ratios = []
+    for tier in ("leaf", "spine"):     # the sending switch's role: up, then down
+        mine = [rate for link, rate in rates.items() if role[link[0]] == tier]
+        if mine and sum(mine) > 0:
+            ratios.append(max(mine) / (sum(mine) / len(mine)))
+    return max(ratios, default=None)
+
+
 def link_label(link: Link) -> str:
     return f"{link[0]}:{link[1]}->{link[2]}"
 
 
 def make_row(workload: str, mode: str, topology: Topology, flows: tuple[tuple[str, str], ...],
              before: dict[str, Any], after: dict[str, Any], result: WorkloadResult) -> Row:
-    used = data_links(topology, flows, sorted(after["links"]))
+    used = data_links(topology, flows + tuple((t.src, t.dst) for t in result.tcp),
+                      sorted(after["links"]))
     span = max((f.fct_s for f in result.flows if f.fct_s), default=0.0) or result.wall_s
+    # The links carried TCP too while it ran: their rates are over the longer of the two.
+    link_span = max([span] + [t.elapsed_s for t in result.tcp if t.elapsed_s])
     packets = {link: after["links"][link] - before["links"].get(link, 0) for link in used}
-    rates = [count / span for count in packets.values()] if span > 0 else []
+    by_link = {link: count / link_span for link, count in packets.items()} if link_span > 0 else {}
+    rates = list(by_link.values())
     fcts = [f.fct_s for f in result.flows if f.complete and f.fct_s is not None]
     delivered = sum(f.sender.get("bytes", 0) for f in result.flows if f.complete)
     sent = sum(f.sender.get("packets", 0) for f in result.flows)
     arrived = sum(r.get("packets", 0) for r in result.received)
+    tcp_done = [t for t in result.tcp if t.complete and t.elapsed_s]
+    tcp_span = max((t.elapsed_s or 0.0 for t in tcp_done), default=0.0)
+    tcp_bytes = sum(int(t.summary.get("delivered", 0)) for t in tcp_done)
     return Row(workload=workload, mode=mode, flows=len(result.flows),
                completed=sum(1 for f in result.flows if f.complete),
                load_max_pps=max(rates, default=0.0),
@@ -86,9 +119,16 @@ def make_row(workload: str, mode: str, topology: Topology, flows: tuple[tuple[st
                goodput_mbps=delivered * 8 / span / 1e6 if span > 0 else 0.0,
                drops=max(0, sent - arrived), trims=after["trims"] - before["trims"],
                retransmissions=sum(f.sender.get("retransmissions", 0) for f in result.flows),
-               link_packets={link_label(link): n for link, n in packets.items()}, fcts=fcts)
+               link_packets={link_label(link): n for link, n in packets.items()}, fcts=fcts,
+               tier_imbalance=tier_imbalance(topology, by_link),
+               tcp_flows=len(result.tcp), tcp_completed=len(tcp_done),
+               tcp_goodput_mbps=(tcp_bytes * 8 / tcp_span / 1e6 if tcp_span > 0 else 0.0)
+               if result.tcp else None,
+               tcp_retransmissions=sum(int(t.summary.get("retransmissions", 0))
+                                       for t in result.tcp))
 
 
-def failed_row(workload: str, mode: str, flows: int, error: str) -> Row:
+def failed_row(workload: str, mode: str, flows: int, error: str, tcp_flows: int = 0) -> Row:
     """A step that could not run at all: in the table as incomplete, with why."""
-    return Row(workload, mode, flows, 0, 0.0, 0.0, None, None, 0.0, 0, 0, 0, error=error)
+    return Row(workload, mode, flows, 0, 0.0, 0.0, None, None, 0.0, 0, 0, 0, error=error,
+               tcp_flows=tcp_flows, tcp_goodput_mbps=0.0 if tcp_flows else None)

@@ -1,6 +1,7 @@
 """report.html and its PNGs: spine-link load per mode, FCT CDFs, incast goodput with
-and without credits and trimming, and per-hop latency / queue depth from the INT
-reports each fabric's collector stored.
+and without credits and trimming, the mixed case (back-end UEC FCT and front-end TCP
+goodput, with and without partition queues), and per-hop latency / queue depth from
+the INT reports each fabric's collector stored.
 
 Figures are drawn on matplotlib Figure objects with the Agg canvas, like
 control/collector/plots.py (whose per-node INT plot is reused here): no pyplot state.
@@ -37,7 +38,7 @@ def _by_workload(rows: list[Row]) -> dict[str, list[Row]]:
 def plot_link_load(rows: list[Row], path: Path) -> Path:
     """Packets per directed leaf-spine link, one panel per workload, a bar per mode."""
     groups = _by_workload(rows)
-    figure = Figure(figsize=(FIGSIZE[0], 3.2 * max(1, len(groups))), layout="constrained")
+    figure = Figure(figsize=(FIGSIZE[0], 3.6 * max(1, len(groups))), layout="constrained")
     axes = figure.subplots(max(1, len(groups)), 1, squeeze=False)[:, 0]
     for ax, (workload, mine) in zip(axes, groups.items()):
         links = sorted({link for row in mine for link in row.link_packets})
@@ -45,7 +46,9 @@ def plot_link_load(rows: list[Row], path: Path) -> Path:
         for i, row in enumerate(mine):
             ax.bar([x + i * width for x in range(len(links))],
                    [row.link_packets.get(link, 0) for link in links], width, label=row.mode)
-        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(links))], links, fontsize="small")
+        crowded = len(links) > 8     # four leaves: 16 links, labels slanted to stay apart
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(links))], links, fontsize="small",
+                      rotation=35 if crowded else 0, ha="right" if crowded else "center")
         ax.set_ylabel("packets sent")
         ax.set_title(f"{workload}: load on each leaf-spine link")
         ax.grid(True, axis="y", alpha=0.3)
@@ -93,6 +96,68 @@ def plot_incast(rows: list[Row], path: Path) -> Path:
         ax.text(0.5, 0.5, "no incast in this run", ha="center", va="center",
                 transform=ax.transAxes)
     return save_figure(figure, path)
+
+
+def mixed_rows(rows: list[Row]) -> list[Row]:
+    """The mixed case's rows (those with front-end TCP)."""
+    return [row for row in rows if row.tcp_goodput_mbps is not None]
+
+
+def plot_mixed(rows: list[Row], path: Path) -> Path:
+    """Per mixed variant: back-end UEC FCT p50 and p99 (left) beside front-end TCP
+    goodput (right)."""
+    mine = mixed_rows(rows)
+    figure = Figure(figsize=FIGSIZE, layout="constrained")
+    left, right = figure.subplots(1, 2)
+    xs = range(len(mine))
+    width = 0.38
+    left.bar([x - width / 2 for x in xs], [row.fct_p50_s or 0.0 for row in mine], width,
+             label="p50")
+    left.bar([x + width / 2 for x in xs], [row.fct_p99_s or 0.0 for row in mine], width,
+             label="p99")
+    left.set_ylabel("UEC flow completion time (s)")
+    left.set_title("back end: UEC FCT")
+    bars = right.bar(xs, [row.tcp_goodput_mbps or 0.0 for row in mine], 0.6, color="tab:green")
+    for bar, row in zip(bars, mine):
+        right.annotate(f"{row.tcp_completed}/{row.tcp_flows} done\n{row.tcp_retransmissions} retx",
+                       (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
+                       va="bottom", fontsize="small")
+    right.set_ylabel("TCP goodput (Mb/s, all flows)")
+    right.set_title("front end: TCP goodput")
+    right.margins(y=0.2)
+    for ax in (left, right):
+        ax.set_xticks(list(xs), [row.mode for row in mine], fontsize="small")
+        ax.grid(True, axis="y", alpha=0.3)
+        if not mine:
+            ax.text(0.5, 0.5, "no mixed case in this run", ha="center", va="center",
+                    transform=ax.transAxes)
+    if mine:
+        left.legend(fontsize="small")
+    return save_figure(figure, path)
+
+
+def mixed_section(rows: list[Row]) -> list[str]:
+    """HTML: the mixed case's figures per variant, in words and a table."""
+    mine = mixed_rows(rows)
+    if not mine:
+        return []
+    cells = "".join(
+        f"<tr><td>{html.escape(row.mode)}</td><td>{row.completed}/{row.flows}</td>"
+        f"<td>{_fct(row.fct_p50_s)}</td><td>{_fct(row.fct_p99_s)}</td>"
+        f"<td>{row.tcp_completed}/{row.tcp_flows}</td><td>{row.tcp_goodput_mbps or 0.0:.2f}</td>"
+        f"<td>{row.tcp_retransmissions}</td></tr>" for row in mine)
+    return ["<h2>Mixed case: front-end TCP beside back-end UEC</h2>",
+            "<p>Back-end UEC flows and front-end TCP flows (the kernel's TCP in the host "
+            "namespaces) share the leaf uplinks, each in its own partition. With partition "
+            "queues the back end's class drains first (strict priority); with one queue both "
+            "wait in the same FIFO.</p>",
+            "<table><tr><th>case</th><th>UEC flows</th><th>UEC FCT p50</th><th>UEC FCT p99</th>"
+            "<th>TCP flows</th><th>TCP goodput (Mb/s)</th><th>TCP retx</th></tr>" + cells
+            + "</table>"]
+
+
+def _fct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f} s"
 
 
 def plot_int(dbs: dict[str, Path], out: Path, names: Mapping[int, str]) -> list[tuple[str, Path]]:
@@ -160,6 +225,9 @@ def write_report(rows: list[Row], dbs: dict[str, Path], out: Path, plan: Plan,
     figures = [("Spine-link load per mode", plot_link_load(rows, out / "link-load.png")),
                ("Flow completion times", plot_fct_cdf(rows, out / "fct-cdf.png")),
                ("Incast goodput, credits and trimming", plot_incast(rows, out / "incast.png"))]
+    if mixed_rows(rows):
+        figures.append(("Mixed case: UEC FCT and TCP goodput, with and without partition queues",
+                        plot_mixed(rows, out / "mixed.png")))
     figures += [(f"INT per-hop latency and queue depth: {label}", path)
                 for label, path in plot_int(dbs, out, names)]
     caption = format_table(rows, plan).splitlines()[0]
@@ -167,7 +235,10 @@ def write_report(rows: list[Row], dbs: dict[str, Path], out: Path, plan: Plan,
             "<pre>" + html.escape("\n".join([HEADER, *(format_row(r) for r in rows)])) + "</pre>",
             "<p>spine pps: packets per second sent on the leaf-spine links the data crosses "
             "(max and mean over those links); max/mean 1.00 = evenly spread. Drops: data "
-            "packets sent but never arrived; trims: packets the switches cut to headers.</p>"]
+            "packets sent but never arrived; trims: packets the switches cut to headers. "
+            "TCP Mb/s and TCP retx: the mixed case's front-end TCP flows (the other columns "
+            "are UEC's).</p>"]
+    body += mixed_section(rows)
     body += [f"<h2>{html.escape(title)}</h2><img src=\"{path.name}\" alt=\"{html.escape(title)}\">"
              for title, path in figures]
     body += pcap_section(captures or [], out, plan)

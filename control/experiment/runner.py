@@ -1,10 +1,16 @@
-"""Run a plan: one fabric per setting (shaped leaf_spine, collector, controller), its
+"""Run a plan: one fabric per setting (the shaped topology, collector, controller), its
 steps in turn, a row per step; then the table and the report.
 
 Incast steps run last on their fabric because they slow the receiver's last hop: on
 p4sim with the switch's own egress queue rate (the queue builds in the switch, where
 trimming, ECN and INT see it), on simple_switch_grpc, which cannot change queues at
 run time, with tc on that port (no in-switch queue there, so no trims at that hop).
+
+The mixed case (back-end UEC beside front-end TCP, each in its partition) runs on its
+own fabric, whose policy holds the partitions; before its first step every leaf uplink
+its flows cross is slowed to the plan's ``mixed_pps`` in the switch's own queue (on
+simple_switch_grpc by tc, as for the incast). The adaptive mode's controller reads the
+fabric's collector store (fabricctl run --db) for its INT-driven weights.
 
 The plan's ``capture`` setting is launched with per-port pcaps into ``<out>/pcaps``
 (control/experiment/pcaps.py); the report links them.
@@ -20,11 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from control.experiment.fabric import snapshot, write_policy, write_topology
+from control.experiment.fabric import snapshot, topology_file, write_policy, write_topology
 from control.experiment.flows import run_flows
 from control.experiment.metrics import Row, failed_row, make_row
 from control.experiment.pcaps import Capture, collect, summary
-from control.experiment.plan import Plan, Setting, Step
+from control.experiment.plan import Plan, Setting, Step, Workload
 from control.experiment.report import write_report
 from control.experiment.table import format_table
 from control.errors import ConfigError
@@ -74,7 +80,8 @@ def run_experiment(plan: Plan, out_dir: Path | str, *, stream: TextIO = sys.stde
     out.mkdir(parents=True, exist_ok=True)
     work = out / "work"
     work.mkdir(exist_ok=True)
-    topology = write_topology(work / "leaf_spine.toml", plan.link_pps)
+    topology = write_topology(work / f"{plan.topology}.toml", plan.link_pps,
+                              source=topology_file(plan.topology))
     steps = ordered_steps(plan)
     progress = Progress(len(steps), stream)
     rows: list[Row] = []
@@ -84,9 +91,9 @@ def run_experiment(plan: Plan, out_dir: Path | str, *, stream: TextIO = sys.stde
     captures: list[Capture] = []
     for index, setting in enumerate(plan.settings()):
         mine = [s for s in steps if s.setting == setting]
-        db = out / f"int-{index}-{setting.mode}{'' if setting.trim else '-notrim'}.sqlite"
+        db = out / f"int-{index}-{_slug(setting.label)}.sqlite"
         db.unlink(missing_ok=True)
-        progress.note(f"launching leaf_spine for {setting.label}")
+        progress.note(f"launching {plan.topology} for {setting.label}")
         done: list[Row] = []
         pcaps = pcap_root if setting == plan.capture else None
         try:
@@ -98,7 +105,7 @@ def run_experiment(plan: Plan, out_dir: Path | str, *, stream: TextIO = sys.stde
             for step in mine[len(done):]:
                 progress.step(f"{step.workload.name}, {step.label}: skipped")
                 done.append(failed_row(step.workload.name, step.label, len(step.workload.flows),
-                                       f"fabric: {_first_line(exc)}"))
+                                       f"fabric: {_first_line(exc)}", len(step.workload.tcp)))
         rows += done
         if pcaps is not None:   # the switches are stopped: their files are complete
             captures = collect(pcaps, plan.pcap_cap_bytes)
@@ -124,12 +131,16 @@ def _run_setting(plan: Plan, setting: Setting, steps: list[Step], topology: Path
     with FabricNetwork(topology, tag=f"ex{os.getpid()}-{work.name}", log_dir=work / "logs",
                        pcap_dir=pcaps) as net:
         collector = start_collector(net, db)
-        start_controller(net, policy)
-        bottleneck_set = False
+        start_controller(net, policy, extra=("--db", str(db)) if setting.mode == "adaptive" else ())
+        bottleneck_set = uplinks_set = False
         for number, step in enumerate(steps):
             if step.workload.incast and not bottleneck_set:
                 _slow_last_hop(net, step.workload.flows[0][1], plan.bottleneck_pps)
                 bottleneck_set = True
+            if step.workload.mixed and not uplinks_set:
+                for switch, port in source_uplinks(net, step.workload):
+                    _slow_port(net, switch, port, plan.mixed_pps)
+                uplinks_set = True
             rows.append(_run_step(net, plan, step, work / f"step{number}"))
             row = rows[-1]
             progress.step(f"{step.workload.name}, {step.label}: {row.completed}/{row.flows} "
@@ -142,21 +153,41 @@ def _run_step(net: FabricNetwork, plan: Plan, step: Step, work: Path) -> Row:
     try:
         before = snapshot(net)
         result = run_flows(net, step.workload.flows, step.bytes_per_flow, credit=step.credit,
-                           ev_mode=ev_mode, timeout=plan.flow_timeout_s, work=work)
+                           ev_mode=ev_mode, timeout=plan.flow_timeout_s, work=work,
+                           tcp=step.workload.tcp,
+                           tcp_bytes=step.tcp_bytes_per_flow or step.bytes_per_flow)
         after = snapshot(net)
     except (LaunchError, OSError, ValueError, subprocess.SubprocessError) as exc:
         return failed_row(step.workload.name, step.label, len(step.workload.flows),
-                          _first_line(exc))
+                          _first_line(exc), len(step.workload.tcp))
     return make_row(step.workload.name, step.label, net.topology, step.workload.flows,
                     before, after, result)
 
 
+def source_uplinks(net: FabricNetwork, workload: Workload) -> list[tuple[str, int]]:
+    """(leaf, port) of every uplink of every leaf a UEC or TCP flow of ``workload``
+    starts from: where the mixed case's back end and front end share a queue."""
+    leaves = {net.endpoints[src].switch for src, _dst in workload.flows + workload.tcp}
+    return sorted((leaf, port) for leaf in leaves for port in net.topology.fabric_ports(leaf))
+
+
 def _slow_last_hop(net: FabricNetwork, receiver: str, pps: float) -> None:
     endpoint = net.endpoints[receiver]
+    _slow_port(net, endpoint.switch, endpoint.port, pps)
+
+
+def _slow_port(net: FabricNetwork, switch: str, port: int, pps: float) -> None:
+    """The switch's own egress queue rate on ``port``; on simple_switch_grpc, which has no
+    run-time queue rate, tc on the port's link instead (the queue then builds after it)."""
     try:
-        net.set_queue_rate(endpoint.switch, endpoint.port, pps)
-    except LaunchError:     # simple_switch_grpc: no run-time queue rate; tc instead
-        net.set_link_rate(endpoint.switch, endpoint.port, pps)
+        net.set_queue_rate(switch, port, pps)
+    except LaunchError:
+        net.set_link_rate(switch, port, pps)
+
+
+def _slug(label: str) -> str:
+    """A setting's label as a file name part: "entropy, no trim" -> "entropy-no-trim"."""
+    return "-".join("".join(c if c.isalnum() or c == "_" else " " for c in label).split())
 
 
 def _first_line(exc: BaseException) -> str:
