@@ -14,7 +14,8 @@ from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly
 from p4sim.compiler.lower.generics import bind_type_arguments
 from p4sim.compiler.lower.retval import REPORTS_PER_COPY, return_value_looks_unset
 from p4sim.compiler.lower.stack_index import has_call
-from p4sim.compiler.lower.storage import DynHeaderRef, FieldRef, HeaderRef, StackRef, UnionRef
+from p4sim.compiler.lower.storage import (
+    DynHeaderRef, DynUnionRef, FieldRef, HeaderRef, StackRef, UnionRef)
 from p4sim.compiler.lower.values import Val, const_val
 from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, Scope, resolve_type
 from p4sim.compiler.semantic.types import BoolT, ExternT, HeaderT, IntT, StructT, TupleT, VoidT
@@ -43,7 +44,7 @@ def call_expression(call: ast.MethodCall, ex: ExprLowerer) -> Val:
         if name == "isValid" and isinstance(ref, DynHeaderRef):
             _no_args(call, "isValid")
             return Val(BoolT(), J.op("valid", None, ref.json()))
-        if name == "isValid" and isinstance(ref, UnionRef):
+        if name == "isValid" and isinstance(ref, (UnionRef, DynUnionRef)):
             _no_args(call, "isValid")
             return Val(BoolT(), J.op("valid_union", None, ref.json()))
         if name in ("minSizeInBits", "minSizeInBytes") and \
@@ -130,7 +131,7 @@ def _method(call: ast.MethodCall, base: Val, name: str, body: StatementLowerer) 
         if name == "isValid":
             return call_expression(call, body.expr)
         raise CompileError(call.span, f"headers have no method '{name}'")
-    if isinstance(ref, UnionRef) and name == "isValid":
+    if isinstance(ref, (UnionRef, DynUnionRef)) and name == "isValid":
         return call_expression(call, body.expr)
     if isinstance(ref, StackRef):
         if name in ("push_front", "pop_front"):

@@ -14,7 +14,8 @@ from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.aggregate_ternary import AGGREGATE_TYPES, choose_aggregate
 from p4sim.compiler.lower.static_assert import is_static_assert, static_assert_value
 from p4sim.compiler.lower.storage import (
-    DynFieldRef, DynHeaderRef, FieldRef, HeaderRef, ParamRef, StackRef, StructRef, UnionRef)
+    DynFieldRef, DynHeaderRef, DynUnionRef, FieldRef, HeaderRef, ParamRef, StackRef, StructRef,
+    UnionRef, stack_element)
 from p4sim.compiler.lower.values import Val, const_val
 from p4sim.compiler.semantic import operators as ops
 from p4sim.compiler.semantic.scope import (
@@ -158,7 +159,7 @@ class ExprLowerer:
             if isinstance(binding.type, BoolT):
                 return Val(BoolT(), J.op("d2b", None, binding.json()), ref=binding)
             return Val(binding.type, binding.json(), ref=binding)
-        if isinstance(binding, (HeaderRef, StackRef, UnionRef, DynHeaderRef)):
+        if isinstance(binding, (HeaderRef, StackRef, UnionRef, DynHeaderRef, DynUnionRef)):
             return Val(binding.type, binding.json(), ref=binding)
         if isinstance(binding, StructRef):
             return Val(binding.type, None, ref=binding)
@@ -209,7 +210,7 @@ class ExprLowerer:
                     return Val(None, ref=(ref, name))
                 raise CompileError(span, f"header '{ref.type.name}' has no field '{name}'")
             return self.from_binding(fref, span)
-        if isinstance(ref, UnionRef):
+        if isinstance(ref, (UnionRef, DynUnionRef)):
             member = ref.member(name)
             if member is None:
                 if name == "isValid":
@@ -223,9 +224,14 @@ class ExprLowerer:
             if name == "lastIndex":
                 return Val(BitsT(32), J.op("last_stack_index", None, ref.json()))
             if name in ("next", "last"):
+                owner = getattr(self, "owner", None)
+                if owner is None or owner.mode != "parser":
+                    # P4_16 (header stacks) and p4c's type checker, in p4c's words
+                    raise CompileError(span, f"{ref.name}.{name}: 'last', and 'next' for "
+                                       "stacks can only be used in a parser")
                 if name == "last":
                     index = J.op("last_stack_index", None, ref.json())
-                    return self.from_binding(DynHeaderRef(ref, index), span)
+                    return self.from_binding(stack_element(ref, index), span)
                 return Val(ref.type.element, None, ref=StackMember(ref, name))
             return Val(None, ref=(ref, name))
         if base.type is not None and isinstance(base.type, (BitsT, BoolT, IntT)):
@@ -255,7 +261,7 @@ class ExprLowerer:
             return result
         if not isinstance(index.type, BitsT):
             raise CompileError(e.index.span, "a stack index must be a bit<W> value")
-        return self.from_binding(DynHeaderRef(stack, index.data(e.span)), e.span)
+        return self.from_binding(stack_element(stack, index.data(e.span)), e.span)
 
     # ------------------------------------------------------------------ operators
     def _Slice(self, e: ast.Slice) -> Val:

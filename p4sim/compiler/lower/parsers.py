@@ -18,7 +18,7 @@ from p4sim.compiler.lower.statements import StatementLowerer
 from p4sim.compiler.lower.storage import FieldRef, StackRef
 from p4sim.compiler.semantic.scope import DeclBinding, Scope
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, EnumT, ErrorT, StructT, TupleT, bit_width)
+    BitsT, BoolT, EnumT, ErrorT, HeaderT, StructT, TupleT, UnionT, VarbitT, bit_width)
 
 PARSER_OPS = {"extract", "extract_VL", "set", "verify", "advance", "shift", "primitive"}
 
@@ -292,26 +292,45 @@ def lower_state(lw: Lowering, state: ast.ParserState, stmts: list[ast.Statement]
 
 
 def _last_stack_field(body: StatementLowerer, e: ast.Expression):
-    """``stack.last.f`` as a BMv2 ``stack_field`` key (the last extracted element)."""
-    if not (isinstance(e, ast.Member) and isinstance(e.expr, ast.Member)
-            and e.expr.member == "last"):
+    """``stack.last.f`` as a BMv2 ``stack_field`` key, and ``ustack.last.h.f`` (a header
+    union stack) as a ``union_stack_field`` key: a field of the last extracted element,
+    as p4c writes them."""
+    if not isinstance(e, ast.Member) or not isinstance(e.expr, ast.Member):
         return None
-    base = body.expr.lower(e.expr.expr)
-    if not isinstance(base.ref, StackRef):
+    if e.expr.member == "last":
+        base = body.expr.lower(e.expr.expr)
+        if not isinstance(base.ref, StackRef) or isinstance(base.ref.type.element, UnionT):
+            return None
+        ftype = base.ref.type.element.field_type(e.member)  # type: ignore[attr-defined]
+        if ftype is None:
+            raise CompileError(e.span, f"'{base.ref.type.element.describe()}' has no field "
+                               f"'{e.member}'")
+        return {"type": "stack_field", "value": [base.ref.name, e.member]}, bit_width(ftype)
+    last = e.expr.expr
+    if not isinstance(last, ast.Member) or last.member != "last":
         return None
-    ftype = base.ref.type.element.field_type(e.member)  # type: ignore[attr-defined]
-    if ftype is None:
-        raise CompileError(e.span, f"'{base.ref.type.element.describe()}' has no field "
-                           f"'{e.member}'")
-    return {"type": "stack_field", "value": [base.ref.name, e.member]}, bit_width(ftype)
+    base = body.expr.lower(last.expr)
+    if not isinstance(base.ref, StackRef) or not isinstance(base.ref.type.element, UnionT):
+        return None
+    union = base.ref.type.element
+    member = union.field_type(e.expr.member)
+    if not isinstance(member, HeaderT):
+        raise CompileError(e.expr.span, f"header_union '{union.name}' has no member "
+                           f"'{e.expr.member}'")
+    ftype = member.field_type(e.member)
+    if ftype is None or isinstance(ftype, VarbitT):
+        raise CompileError(e.span, f"header '{member.name}' has no field '{e.member}'"
+                           if ftype is None else "a varbit field cannot be a select key")
+    return ({"type": "union_stack_field", "value": [base.ref.name, e.expr.member, e.member]},
+            bit_width(ftype))
 
 
 def next_state(lw: Lowering, name: str, node: ast.Node, names: set[str]) -> str | None:
     if name == "accept":
         return None
     if name == "reject":
-        lw.warn(node.span, "explicit transition to reject is not supported on BMv2; it "
-                "is treated as accept with parser_error unchanged")
+        # p4c's words; BMv2 treats it as accept with parser_error unchanged
+        lw.warn(node.span, "Explicit transition to reject not supported on this target")
         return None
     if name not in names:
         raise CompileError(node.span, f"unknown parser state '{name}'")

@@ -19,7 +19,9 @@ from p4sim.compiler.lower.p4rt_types import struct_member
 from p4sim.compiler.lower.parsers import lower_parser
 from p4sim.compiler.lower.storage import HeaderRef, StructRef
 from p4sim.compiler.lower.text import source_info
+from p4sim.compiler.semantic.declaration_order import check_declaration_order
 from p4sim.compiler.semantic.readonly import check_readonly_parameters
+from p4sim.compiler.semantic.unused import unused_warnings
 from p4sim.compiler.semantic.scope import (
     ConstBinding, DeclBinding, GlobalInfo, Scope, build_global_scope)
 from p4sim.compiler.semantic.types import (
@@ -35,8 +37,10 @@ def const_eval(e: ast.Expression, scope: Scope) -> tuple[Any, P4Type]:
 
 
 def lower_program(program: ast.Program, program_file: str) -> Lowering:
+    check_declaration_order(program)  # as p4c resolves names: before any other check
     info = build_global_scope(program, const_eval)
     lw = Lowering(info, program_file)
+    lw.warnings.extend(unused_warnings(program))  # p4c's front end gives these first
     lw.index_declarations(program)
     blocks = _main_blocks(info, program_file)
     parser_decl, parser_scope = blocks["parser"]

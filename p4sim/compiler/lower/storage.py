@@ -61,17 +61,15 @@ class HeaderRef:
 
 @dataclass(frozen=True)
 class DynHeaderRef:
-    """A stack element selected by a run-time index."""
+    """A header chosen at run time: a header stack's element with a variable index
+    (``stack[i]``, ``stack.last``), or a member header of such an element of a
+    header-union stack (``ustack.last.h``)."""
 
-    stack: "StackRef"
-    index_json: J.Json
-
-    @property
-    def type(self) -> HeaderT:
-        return self.stack.type.element  # type: ignore[return-value]
+    header_json: J.Json
+    type: HeaderT
 
     def json(self) -> J.Json:
-        return J.op("dereference_header_stack", self.stack.json(), self.index_json)
+        return self.header_json
 
     def field(self, name: str) -> Any:
         offsets = {f.name: (i, f.type) for i, f in enumerate(self.type.fields)}
@@ -83,6 +81,39 @@ class DynHeaderRef:
             return None
         return _nested_struct(nested, name, lambda flat, ft: DynFieldRef(
             self.json(), offsets[flat][0], ft))
+
+
+@dataclass(frozen=True)
+class DynUnionRef:
+    """An element of a header-union stack chosen at run time (``ustack[i]``,
+    ``ustack.last``): BMv2's ``dereference_union_stack``; its members are reached with
+    ``access_union_header`` by their position in the union type."""
+
+    stack: "StackRef"
+    index_json: J.Json
+
+    @property
+    def type(self) -> UnionT:
+        return self.stack.type.element  # type: ignore[return-value]
+
+    def json(self) -> J.Json:
+        return J.op("dereference_union_stack", self.stack.json(), self.index_json)
+
+    def member(self, name: str) -> DynHeaderRef | None:
+        for offset, f in enumerate(self.type.fields):
+            if f.name == name and isinstance(f.type, HeaderT):
+                access = {"op": "access_union_header", "left": self.json(), "right": offset}
+                return DynHeaderRef({"type": "expression", "value": access}, f.type)
+        return None
+
+
+def stack_element(stack: "StackRef", index_json: J.Json) -> "DynHeaderRef | DynUnionRef":
+    """The element of ``stack`` at a run-time index: a header, or a header union."""
+    if isinstance(stack.type.element, UnionT):
+        return DynUnionRef(stack, index_json)
+    element = stack.type.element
+    assert isinstance(element, HeaderT)  # a stack holds headers or header unions
+    return DynHeaderRef(J.op("dereference_header_stack", stack.json(), index_json), element)
 
 
 @dataclass(frozen=True)

@@ -342,10 +342,9 @@ class TableLowering:
         else:
             # BMv2 JSON has no default entry for a table with an action profile or
             # selector; p4c warns for every such table, as every table has a default
-            # action (the implicit NoAction() when none is written).
-            self.lw.warn(self.decl.span, f"default action of table '{self.table.name}' "
-                         "ignored: BMv2 has no default_action for a table with an action "
-                         "profile or selector")
+            # action (the implicit NoAction() when none is written). p4c's words:
+            self.lw.warn(self.decl.span, f"Target does not support default_action for "
+                         f"{self.table.name} (due to action profiles)")
         return name if is_const else None
 
     # ------------------------------------------------------------------ properties
