@@ -22,8 +22,9 @@ hang), % of the bottleneck (incast: delivered packets/s over the last hop's rate
 fabric capacity (the workload's cut through the shaped links), max/mean load over the
 uplinks (leaf -> spine) the data crosses, trims (switch counters), drops (data sent, never
 arrived), retransmissions with the spurious ones (copies the receiver already held, and
-their share of delivered packets), telemetry reports per delivered packet (collector,
-default change-triggered reports) and FCT p50/p99. Root.
+their share of delivered packets), the senders' retransmission timeouts, telemetry
+reports per delivered packet (collector, default change-triggered reports), the
+receivers' control packets per delivered packet and FCT p50/p99. Root.
 
     .venv/bin/python bench/congestion.py [--runs N] [--full | --core]
         [--workloads permutation,incast3,incast7,all-to-all] [--modes ecmp,entropy,...]
@@ -230,6 +231,8 @@ class Sample:
     reports: int
     fcts: list[float] = field(default_factory=list)
     error: str = ""
+    timeouts: int = 0               # senders' retransmission timeouts
+    control: int = 0                # receivers' control packets (ACK_CC, NACK, close)
 
 
 @dataclass
@@ -266,8 +269,8 @@ def share_pct(delivered: int, span_s: float, capacity_pps: float) -> float | Non
 
 
 HEADER = (f"  {'mode / setting':<34} {'flows':>7} {'%cap':>5} {'(min)':>5} {'max/mean':>8} "
-          f"{'trims':>6} {'drops':>6} {'retx':>6} {'spur':>5} {'spur%':>6} {'rep/pkt':>7} "
-          f"{'FCT p50':>8} {'FCT p99':>8}")
+          f"{'trims':>6} {'drops':>6} {'retx':>6} {'spur':>5} {'spur%':>6} {'RTOs':>5} "
+          f"{'rep/pkt':>7} {'ctl/pkt':>7} {'FCT p50':>8} {'FCT p99':>8}")
 
 
 def _number(value: float | None, digits: int = 0, width: int = 5) -> str:
@@ -286,6 +289,7 @@ def format_line(line: Line) -> str:
     delivered = line.total("delivered")
     spur = 100.0 * line.total("spurious") / delivered if delivered else None
     reports = line.total("reports") / delivered if delivered else None
+    control = line.total("control") / delivered if delivered else None
     fcts = [t for s in line.samples for t in s.fcts]
     errors = sorted({s.error for s in line.samples if s.error})
     text = (f"  {line.label:<34} {done:>7} {_number(line.median('pct'))} {_number(worst)} "
@@ -293,7 +297,8 @@ def format_line(line: Line) -> str:
             f"{_number(line.total('trims') / runs, 0, 6)} {_number(line.total('drops') / runs, 0, 6)} "
             f"{_number(line.total('retransmissions') / runs, 0, 6)} "
             f"{_number(line.total('spurious') / runs, 0, 5)} {_number(spur, 2, 6)} "
-            f"{_number(reports, 3, 7)} {_seconds(percentile(fcts, 50))} "
+            f"{_number(line.total('timeouts') / runs, 0, 5)} "
+            f"{_number(reports, 3, 7)} {_number(control, 3, 7)} {_seconds(percentile(fcts, 50))} "
             f"{_seconds(percentile(fcts, 99))}")
     return text + (f"  errors: {'; '.join(errors)}" if errors else "")
 
@@ -368,7 +373,9 @@ def run_step(net: FabricNetwork, step: Step, workload: Workload, args: argparse.
     return Sample(row.flows, row.completed, share_pct(delivered, span, capacity),
                   uplink_imbalance(row.link_packets, roles),
                   row.trims, row.drops, row.retransmissions, _spurious(result), delivered,
-                  reports, row.fcts, row.error)
+                  reports, row.fcts, row.error,
+                  timeouts=sum(int(f.sender.get("timeouts", 0)) for f in result.flows),
+                  control=sum(int(r.get("control_packets", 0)) for r in result.received))
 
 
 def _spurious(result: WorkloadResult) -> int:
@@ -502,8 +509,10 @@ def caption(topology: Topology, args: argparse.Namespace, elapsed: float) -> str
             f"columns: flows completed k/n over the runs (! = some did not); %cap: median % of "
             f"the bottleneck (incast) or of fabric capacity, (min) the worst run; max/mean: "
             f"packets on the uplinks (leaf -> spine) the data crossed; trims, drops, retx, spur (spurious retransmissions): "
-            f"mean per run; spur%: of delivered packets; rep/pkt: INT reports per delivered "
-            f"data packet")
+            f"mean per run; spur%: of delivered packets; RTOs: senders' retransmission "
+            f"timeouts, mean per run; rep/pkt: INT reports per delivered data packet; ctl/pkt: "
+            f"the receivers' control packets (ACKs, NACKs) per delivered data packet (on links "
+            f"shaped in packets/s each costs a data packet's slot)")
 
 
 def captions(specs: dict[str, Workload], topology: Topology,

@@ -15,12 +15,16 @@
 Under congestion (UEC 1.0, NDP/EQDS): the receiver pulls, pacing its senders together
 at the rate data arrives (grants are released by arrivals, within a shared window
 that halves on trims and shrinks on CE: ``credit_budget``); a NACKed packet is resent
-only with credit, like any other, and one trimmed again waits longer each time; the
-sender's own congestion window is cut on trims (and on ECN echoes without credit:
-``congestion``). Control traffic is coalesced: one ACK_CC carries the cumulative PSN,
-the SACK bitmap and the credit, every ``--ack-every`` packets, on a timer, or when
-the sender asks; control packets are sprayed like the data. Loss detection waits out
-spraying's reordering (``reordering``).
+only with credit, like any other, and one trimmed again waits longer each time;
+without credit the sender's own congestion window is cut on trims and ECN echoes
+(``congestion``). Control traffic is coalesced: one ACK_CC carries the cumulative PSN,
+the SACK bitmap and the credit, every ``--ack-every`` packets (16), with each
+quarter-window grant, on a timer that waits out a slow flow's pace, or when the sender
+asks; control packets are sprayed like the data (on links shaped in packets/s an ACK
+costs a data packet's slot). Loss detection waits out spraying's reordering
+(``reordering``) and a resend on a guess never makes earlier packets look lost; the
+retransmission timer restarts on every ACK of new data, so a deep queue that keeps
+delivering is no timeout (RFC 6298 5.3).
 
 Both print their summary (``summary.TransferSummary``) as one JSON line at the end:
 bytes, goodput_bps, retransmissions, nacks, fct_s, sha256, complete, and counts

@@ -87,13 +87,14 @@ class CreditBudget:
 
     def request(self, key: Hashable, need: int) -> None:
         """A sender is stalled without credit and lacks ``need`` bytes: credit was
-        lost on the way, or stale demand left some flow counting credit its sender
-        could not use. Either way the count is no longer what is in the network, so
-        every flow's outstanding restarts from zero (for at most a window, more than
-        the window may be in flight)."""
+        lost on the way, or it counts credit its sender could not use (stale demand).
+        Either way this flow's count is no longer what it has in the network, so its
+        outstanding restarts from zero (for at most its own share, more than the
+        window may be in flight). Only its own: every other flow's sender that holds
+        less than we count stalls too and says so, while a reset of every flow let
+        each request put a whole extra window into the bottleneck's queue."""
         if key in self._flows:
-            for flow in self._flows.values():
-                flow.outstanding = 0
+            self._flows[key].outstanding = 0
             self._flows[key].pending = max(need, 0)
 
     def demand(self, key: Hashable) -> int:
@@ -132,7 +133,8 @@ class CreditBudget:
         """Smallest grant worth a packet of its own: a quarter window (at least two
         data packets, at most a chunk), so a window is granted in about four steps and
         no ACK carries credit for less than two packets (unless that is all a flow
-        still lacks)."""
+        still lacks). (Half-window grants halved the grant ACKs but doubled the bursts
+        a sender sends at once, and on the four-leaf fabric trebled the trims.)"""
         return int(min(self.chunk, max(self.window / 4, 2 * self.packet)))
 
     def _refill(self, now: float) -> None:

@@ -124,7 +124,16 @@ class SendWindow:
     A packet trimmed again and again is held back a little longer each time
     (``on_nack``'s hold-off), so a congested path is not fed the same PSNs in a loop.
     ``late_arrivals`` counts packets presumed lost that turned out to have arrived
-    (reordering mistaken for loss): the sender widens its reordering allowance."""
+    (reordering mistaken for loss): the sender widens its reordering allowance.
+
+    The retransmission timer runs from the newest of: the oldest packet's send time,
+    the last ACK that acknowledged new data, the last timeout (RFC 6298 5.3 and 5.6).
+    A deep queue delays every packet by more than any RTO learnt while it filled, but
+    ACKs that keep acknowledging data say the path delivers: only a path that went
+    silent for an RTO is a timeout. A packet resent on a guess (timeout or RACK) that
+    is then acknowledged says nothing of when its copy left, so its ACK does not move
+    the RACK reference (``latest_delivered_sent``): else its first copy's ACK would
+    make every packet sent before the resend look overtaken, and lost."""
 
     MAX_HOLDOFF_RTTS = 16
 
@@ -143,6 +152,9 @@ class SendWindow:
         self._not_before: dict[int, float] = {}      # queued index -> earliest resend
         self._trims: dict[int, int] = {}             # index -> times NACKed
         self._presumed_lost: set[int] = set()        # queued or resent on a guess
+        self._guessed: set[int] = set()              # resent on a guess, not yet acked
+        self.last_progress = float("-inf")           # last ACK of new data
+        self._last_timeout = float("-inf")
 
     @property
     def done(self) -> bool:
@@ -199,8 +211,12 @@ class SendWindow:
                  if i not in self._acked]
         newly += [i for i in sacked if i < self.packets and not self.is_acked(i)
                   and i >= cumulative]
+        if newly:
+            self.last_progress = max(self.last_progress, now)
         for index in newly:
             self._acked.add(index)
+            guessed = index in self._guessed
+            self._guessed.discard(index)
             if index in self._presumed_lost:
                 # Acked while its retransmission still waits, or acked as the original:
                 # it was only late.
@@ -212,7 +228,8 @@ class SendWindow:
             sent = self.in_flight.pop(index, None)
             if sent is None:
                 continue
-            self.latest_delivered_sent = max(self.latest_delivered_sent, sent[0])
+            if not guessed:
+                self.latest_delivered_sent = max(self.latest_delivered_sent, sent[0])
             if not sent[1]:
                 samples.append(now - sent[0])
         if cumulative > self.cumulative:
@@ -244,20 +261,32 @@ class SendWindow:
         for index in lost:
             del self.in_flight[index]
             self._presumed_lost.add(index)
+            self._guessed.add(index)
             self._queue(index, now)
         return lost
 
     def expire(self, now: float, rto: float) -> list[int]:
         """The retransmission timeout, a backstop for losses no later packet reveals
-        (the tail of a transfer): queues the oldest packet in flight for ``rto`` or
-        longer, only that one (the caller backs the timeout off)."""
-        oldest = min(self.in_flight.items(), key=lambda item: item[1][0], default=None)
-        if oldest is None or now - oldest[1][0] < rto:
+        (the tail of a transfer): once ``timer_start`` is ``rto`` old, queues the
+        oldest packet in flight, only that one, and restarts the timer (the caller
+        backs the timeout off)."""
+        start = self.timer_start()
+        if start is None or now - start < rto:
             return []
-        del self.in_flight[oldest[0]]
-        self._presumed_lost.add(oldest[0])
-        self._queue(oldest[0], now)
-        return [oldest[0]]
+        oldest = min(self.in_flight.items(), key=lambda item: item[1][0])[0]
+        del self.in_flight[oldest]
+        self._presumed_lost.add(oldest)
+        self._guessed.add(oldest)
+        self._queue(oldest, now)
+        self._last_timeout = now
+        return [oldest]
+
+    def timer_start(self) -> float | None:
+        """When the retransmission timer last (re)started; None: nothing in flight."""
+        oldest = self.oldest_send_time()
+        if oldest is None:
+            return None
+        return max(oldest, self.last_progress, self._last_timeout)
 
     def oldest_send_time(self) -> float | None:
         return min((sent for sent, _r in self.in_flight.values()), default=None)
@@ -274,9 +303,12 @@ class SendWindow:
 
 
 class RttEstimator:
-    """RFC 6298 smoothed RTT and retransmission timeout, with exponential back-off."""
+    """RFC 6298 smoothed RTT and retransmission timeout, with exponential back-off.
+    The minimum (0.35 s) stays above the receiver's longest ACK delay
+    (``rx_flow.MAX_ACK_DELAY``); before any sample the RTO is RFC 6298's 1 s, not a
+    guess shorter than the first coalesced ACK can take."""
 
-    def __init__(self, initial_rto: float = 0.3, min_rto: float = 0.1,
+    def __init__(self, initial_rto: float = 1.0, min_rto: float = 0.35,
                  max_rto: float = 2.0) -> None:
         self.min_rto = min_rto
         self.max_rto = max_rto

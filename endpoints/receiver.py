@@ -51,7 +51,7 @@ class ReceiverConfig:
     credit_chunk: int = 8 * 1024
     credit_window: int = 32 * 1024
     credit_carrier: str = "ack"
-    ack_every: int = 8
+    ack_every: int = 16
     ack_delay: float = 0.005
     reorder_capacity: int = 4096
     timeout: float = 60.0
@@ -292,8 +292,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--credit-carrier", choices=CREDIT_CARRIERS, default="ack",
                         help="credit in the ACK_CC (ack, default) or in CONTROL CREDIT "
                              "packets (control: switch credit bands can mark them)")
-    parser.add_argument("--ack-every", type=int, default=8,
-                        help="data packets per coalesced ACK (default 8)")
+    parser.add_argument("--ack-every", type=int, default=16,
+                        help="data packets per coalesced ACK (default 16)")
     return parser
 
 

@@ -22,9 +22,16 @@ ACK_CAUSES = ("count", "sender", "reorder", "request", "close", "credit", "timer
 flag, a retransmission); a duplicate or out-of-window packet (or a trimmed copy of one
 held); a stalled sender's credit request; a CLOSE with data still missing; a credit
 grant alone; the ACK timer alone."""
-MAX_ACK_DELAY = 0.02
-"""Longest an ACK waits for more packets, seconds (well under the sender's 0.1 s
-minimum retransmission timeout)."""
+MAX_ACK_DELAY = 0.3
+"""Longest an ACK waits for more packets, seconds: under the sender's minimum
+retransmission timeout (``RttEstimator``'s 0.35 s), whose timer restarts on every
+ACK of new data. Long enough that on a slow share of a link (down to 60 packets/s,
+16 packets in 0.27 s) the count and the credit grants send the ACKs, not the timer:
+on a link shaped in packets/s an ACK costs a data packet's slot, so a flow that is
+ACKed every other packet loses a third of its link to its own reverse traffic."""
+TIMER_SLACK = 1.25
+"""The timer waits this many times the time ``ack_every`` packets take to arrive,
+so arrivals that keep their pace reach the count first."""
 
 
 class ReceiverFlow:
@@ -97,9 +104,10 @@ class ReceiverFlow:
     def schedule_ack(self, now: float, *, urgent: str | None, ack_every: int,
                      delay: float) -> None:
         """Notes one more packet to ACK. The timer waits ``delay``, or for a slow flow
-        (a share of a congested link) as long as half of ``ack_every`` packets take
-        to arrive, up to MAX_ACK_DELAY: else each of its packets would time out an
-        ACK of its own. ``urgent``: the cause of an ACK wanted at once, if any."""
+        (a share of a congested link) as long as ``ack_every`` packets take to arrive,
+        up to MAX_ACK_DELAY: so while packets keep coming the count sends the ACK, and
+        the timer only answers a flow whose packets stopped. ``urgent``: the cause of
+        an ACK wanted at once, if any."""
         if self._last_arrival is not None:
             gap = now - self._last_arrival
             self._gap = gap if self._gap is None else 0.875 * self._gap + 0.125 * gap
@@ -110,7 +118,7 @@ class ReceiverFlow:
         elif self.unacked >= ack_every:
             self.want_ack("count")
         elif self.ack_due is None:
-            spaced = (self._gap or 0.0) * ack_every / 2
+            spaced = (self._gap or 0.0) * ack_every * TIMER_SLACK
             self.ack_due = now + max(delay, min(spaced, MAX_ACK_DELAY))
 
     def ack_wanted(self, now: float) -> bool:

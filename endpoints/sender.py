@@ -3,8 +3,9 @@
 tolerates spraying's reordering (``reordering``), a retransmission timeout for the
 rest, and two brakes: receiver-driven credit (beyond a small initial window it sends
 only what the receiver granted, in ACK_CCs or CREDIT packets) and its own congestion
-window, cut on trims (``congestion``; without credit also on ECN echoes, and paced over
-the RTT). A NACKed packet waits for credit like any other (pull-paced), and one
+window (``congestion``): without credit it is cut on trims and ECN echoes and paced
+over the RTT; with credit the receiver, which sees the trims and the marks, cuts what
+it grants instead. A NACKed packet waits for credit like any other (pull-paced), and one
 trimmed again waits longer each time.
 
 Run inside a host namespace (root):
@@ -86,6 +87,9 @@ class Gate(Protocol):
     def is_open(self, offset: int) -> bool:
         """Asked while new data from ``offset`` waits; True lets it go (for good)."""
 
+
+CREDIT_PATIENCE_MAX = 4.0
+"""Longest wait, seconds, before a sender without credit asks again."""
 
 GATE_POLL = 0.02
 """Seconds between looks at a closed gate."""
@@ -186,9 +190,9 @@ class Sender:
 
     def _wait(self, now: float, deadline: float) -> float:
         wake = deadline
-        oldest = self._window.oldest_send_time()
-        if oldest is not None:
-            wake = min(wake, oldest + self._rtt.rto)
+        timer = self._window.timer_start()
+        if timer is not None:
+            wake = min(wake, timer + self._rtt.rto)
             overtaken = self._window.oldest_overtaken_send_time()
             if overtaken is not None:
                 wake = min(wake, overtaken + self._loss_age())
@@ -307,10 +311,12 @@ class Sender:
             else self._rng.randrange(EV_LOW, 1 << 16)
 
     def _credit_patience(self) -> float:
-        """How long a sender without credit waits before asking: two RTTs (at least
-        5 ms), doubled for every request that went unanswered."""
+        """How long a sender without credit waits before asking: two RTTs, and no less
+        than the retransmission timeout (a receiver that shares its budget among many
+        senders leaves each waiting its turn, longer than an RTT of an empty path),
+        doubled for every request that went unanswered, up to CREDIT_PATIENCE_MAX."""
         srtt = self._rtt.srtt if self._rtt.srtt is not None else self._rtt.rto / 2
-        return max(2 * srtt, 0.005) * self._credit_backoff
+        return min(max(2 * srtt, self._rtt.rto) * self._credit_backoff, CREDIT_PATIENCE_MAX)
 
     def _ask_for_credit(self, now: float) -> None:
         """Credits can be lost (a switch's credit meter drops them) or reduced (its
@@ -339,7 +345,11 @@ class Sender:
             self.counts["nacks"] += 1
             rtt = self._congestion_rtt()
             in_flight = (self._window.in_flight_packets + 1) * self.config.mss
-            if self._window.on_nack(index_of(self._initial_psn, pds.nack_psn), now, rtt):
+            queued = self._window.on_nack(index_of(self._initial_psn, pds.nack_psn), now, rtt)
+            if queued and not self._use_credit:
+                # With credit the receiver, which saw the trimmed header arrive, already
+                # halved what it grants: a second cut here left the sender window-bound
+                # (a few packets per RTT) long after the queue had drained.
                 self._cwnd.on_congestion(now, rtt, TRIM_DECREASE, in_flight)
         elif is_credit(packet):
             self.counts["credits_marked"] += pds.marked   # a switch reduced this one

@@ -88,7 +88,7 @@ def test_trims_halve_the_window_once_per_window_of_arrivals_and_clean_ones_grow_
     assert credit.window == 4 * PKT
 
 
-def test_a_credit_request_forgets_what_was_lost_and_a_closed_flow_frees_its_share():
+def test_a_credit_request_forgets_what_that_flow_lost_and_a_closed_flow_frees_its_share():
     credit = budget()
     for key in "ab":
         credit.add(key)
@@ -96,12 +96,26 @@ def test_a_credit_request_forgets_what_was_lost_and_a_closed_flow_frees_its_shar
     drain(credit, 0.0)
     assert credit.outstanding == 16 * PKT
     credit.request("a", 3 * PKT)
-    assert credit.demand("a") == 3 * PKT and credit.outstanding == 0
-    # a gets what it lacks; b the rest in quarter-window units (no 1-packet tail).
-    assert drain(credit, 10.0) == [("a", 3 * PKT), ("b", 4 * PKT), ("b", 4 * PKT),
-                                   ("b", 4 * PKT)]
+    # Only a's count restarts: b's grants are still in its sender's hands or on the way.
+    assert credit.demand("a") == 3 * PKT and credit.outstanding == 8 * PKT
+    # a gets what it lacks; b what is left of the window in quarter-window units (no
+    # 1-packet tail): a request frees at most the requester's share, never a window.
+    assert drain(credit, 10.0) == [("a", 3 * PKT), ("b", 4 * PKT)]
+    assert credit.outstanding == 15 * PKT
     credit.remove("b")
     assert credit.outstanding == 3 * PKT                    # only a's grant is left
+
+
+def test_each_stalled_sender_clears_its_own_lost_credit():
+    credit = budget()
+    for key in "ab":
+        credit.add(key)
+        credit.report_pending(key, 100 * PKT)
+    drain(credit, 0.0)                         # a and b each hold 8 packets' grants
+    for key in "ab":                           # every one of them was lost
+        credit.request(key, 50 * PKT)
+    assert credit.outstanding == 0
+    assert sum(amount for _k, amount in drain(credit, 10.0)) == 16 * PKT
 
 
 def test_a_sender_with_nothing_left_to_send_holds_no_credit():
