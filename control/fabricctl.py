@@ -1,6 +1,6 @@
 """fabricctl: run the fabric controller, and show what the fabric holds.
 
-    fabricctl run --topology T.toml --policy P.toml --p4info F --json F [--once]
+    fabricctl run --topology T.toml --policy P.toml --p4info F --json F [--once] [--domain D]
     fabricctl show routes|groups|counters|int --topology T.toml [--policy P] [--db F]
     fabricctl export --format containerlab T.toml -o T.clab.yml [--target p4sim|bmv2]
     fabricctl import --format containerlab T.clab.yml -o T.toml
@@ -24,8 +24,8 @@ from control.controller.fabric import FabricController, RepairEvent
 from control.controller.int_dscp import IntDscpError, check_int_dscp
 from control.controller.link_watch import OperstateWatcher, read_operstate
 from control.controller.weights import WeightPolicy
-from control.controller.weights import WeightPolicy
 from control.errors import ConfigError
+from control.federation.domain_view import domain_view
 from control.launch_check import file_problems
 from control.controller.tables import show_counters, show_groups, show_int, show_routes
 from control.policy import Policy, empty_policy, load_policy
@@ -43,7 +43,14 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s", stream=sys.stderr)
     try:
         topo = load_topology(args.topology)
-        policy = load_policy(args.policy, topo) if args.policy else empty_policy()
+        domain = getattr(args, "domain", None)
+        if domain is not None and domain not in {d.name for d in topo.effective_domains()}:
+            raise ConfigError(args.topology, [("domains", f"no domain named {domain!r} (--domain); "
+                                               "the file has: " + ", ".join(
+                                                   d.name for d in topo.effective_domains()))])
+        # A domain's policy is read against what its controller sees (its own collector).
+        seen = topo if domain is None else domain_view(topo, domain)
+        policy = load_policy(args.policy, seen) if args.policy else empty_policy()
     except ConfigError as exc:
         print(exc.render(), file=sys.stderr)
         return 2
@@ -68,7 +75,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--json", default=str(ROOT / "build/fabric.json"), help="BMv2 JSON device config")
     run.add_argument("--once", action="store_true", help="program and exit")
     run.add_argument("--ready-timeout", type=float, default=120.0)
-    run.add_argument("--election-id", type=int, default=1)
+    run.add_argument("--election-id", type=int, default=1,
+                     help="ignored with --domain (the domain's controller has its own)")
+    run.add_argument("--domain", help="be this domain's controller: program only its switches, "
+                                      "with its P4Runtime role, INT domain and collector")
     run.add_argument("--iface-format", default="{switch}-{port}",
                      help="switch port -> interface name, watched for link state ('' = off)")
     run.add_argument("--watch-interval", type=float, default=0.02)
@@ -140,7 +150,7 @@ def _run(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:
     weights = WeightPolicy(high=args.congested_above, low=args.clear_below)
     controller = FabricController(topo, policy, args.p4info, args.json, election_id=args.election_id,
                                   health_interval=args.health_interval, weight_policy=weights,
-                                  on_restore=_print_restore)
+                                  on_restore=_print_restore, domain=args.domain)
     watcher = None
     try:
         controller.start()
@@ -170,6 +180,8 @@ def _start_watcher(controller: FabricController, topo: Topology,
     namespace); ports without an interface (in-process switches) are not watched."""
     ports = {}
     for sw in topo.switches:
+        if sw.name not in controller.agents:  # another domain's switch: its controller's
+            continue
         for port in sorted(topo.all_ports(sw.name)):
             iface = args.iface_format.format(switch=sw.name, port=port, node_id=sw.node_id,
                                              device_id=sw.device_id)

@@ -29,6 +29,14 @@ only p4sim's control channel can do at run time; on simple_switch_grpc they rais
 LaunchError. Everything started here is stopped and every namespace deleted on exit,
 also on failure.
 
+A topology with [[domains]] (topologies/two_domains.toml) gets every domain's collector
+(namespace ``<tag>-<collector>``), each p4sim switch bound to its domain's P4Runtime role
+(``--p4rt-allowed-roles``; simple_switch_grpc has no such option and ignores roles: the
+launch then notes that sovereignty is not enforced) and, with a policy, one
+``fabricctl run --domain D`` per domain (start_controllers). Border links get their rate
+(tbf) and their latency (netem) where the kernel has netem; where it has not, the launch
+says once that latency is not emulated (FabricNetwork.notes, border_shaping) and goes on.
+
 By hand: ``sudo .venv/bin/python -m control.launch topologies/two_leaves.toml --policy
 topologies/two_leaves.policy.toml`` keeps a programmed fabric up until Ctrl-C; then e.g.
 ``ip netns exec ln<pid>-h2 .venv/bin/python -m endpoints.receiver --bind 10.0.2.1``.
@@ -49,6 +57,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from control.errors import ConfigError, raise_all
+from control.federation.border_shaping import BorderShaping, shape_border_link
+from control.federation.domain_view import domain_view
 from control.launch_check import (ENVIRONMENT, MAX_IFNAME, environment_problems, file_problems,
                                   port_interface, tag_problems, topology_problems)
 from wire_formats.layers import REPORT_UDP_PORT as REPORT_PORT
@@ -56,7 +66,8 @@ from control.link_shaping import ShapingError, shape
 from control.offload import OffloadError, disable_checksum_offload
 from control.policy import Policy, load_policy
 from control.routing import link_between
-from control.topology import Host, Link, Switch, Topology, grpc_port, load_topology, router_mac
+from control.topology import (DEFAULT_DOMAIN, Host, InterDomainLink, Link, Switch, Topology,
+                              grpc_port, load_topology, router_mac)
 from lab.errors import LabError, NetnsError, TargetError
 from lab.namespace import Netns, ip, set_link, veth_pair
 from lab.process import ManagedProcess
@@ -148,7 +159,18 @@ class FabricNetwork:
         self.pcap_dir = Path(pcap_dir).resolve() if pcap_dir is not None else None
         self.ready_timeout = ready_timeout
         self.endpoints = {h.name: _host_endpoint(h) for h in self.topology.hosts}
-        self.collector = _collector_endpoint(self.topology)
+        self.collector = _collector_endpoint(self.topology)  # the top-level [collector]
+        # Every collector by name: the top-level one, or one per domain ([domains.collector]).
+        self.collectors = {c.name: _host_endpoint(c.as_host()) for c in self.topology.collectors()}
+        # What the launch could not do as the topology asks (e.g. border latency without
+        # netem), one line each: printed by main(), for reports to repeat.
+        self.notes: list[str] = []
+        self.border_shaping: list[BorderShaping] = []
+        # p4sim-switch binds each switch to its domain's role; simple_switch_grpc ignores roles.
+        self.enforce_roles = bool(self.topology.domains) and not is_bmv2(self.switch_binary)
+        if self.topology.domains and not self.enforce_roles:
+            self.notes.append(f"sovereignty not enforced: {self.switch_binary} has no "
+                              "--p4rt-allowed-roles (docs/sovereignty.md)")
         self.switch_ns = f"{self.tag}-sw"
         self._namespaces: dict[str, Netns] = {}
         self._switches: dict[str, ManagedProcess] = {}
@@ -163,7 +185,8 @@ class FabricNetwork:
     def machine_problems(self) -> ConfigError | None:
         """What this machine lacks for the launch (root, tools, the switch program, free
         namespace names), found without changing anything."""
-        tools = ("ip", "tc") if any(link.rate_pps for link in self.topology.links) else ("ip",)
+        shaped = any(link.rate_pps for link in self.topology.links) or self.topology.interdomain_links
+        tools = ("ip", "tc") if shaped else ("ip",)
         return _error(ENVIRONMENT, environment_problems(self.switch_binary, self.planned_namespaces(),
                                                         tools))
 
@@ -221,6 +244,23 @@ class FabricNetwork:
         if link.rate_pps:
             self.set_link_rate(link.a_switch, link.a_port, link.rate_pps)
             self.set_link_rate(link.b_switch, link.b_port, link.rate_pps)
+        for border in self.topology.interdomain_links:
+            if border.link() == link:
+                self._shape_border(border, a)
+                self._shape_border(border, b)
+
+    def _shape_border(self, border: InterDomainLink, interface: str) -> None:
+        """Rate (tbf) and, where the kernel has netem, latency on one sending end."""
+        try:
+            done = shape_border_link(self.switch_ns, interface, border.latency_us,
+                                     border.rate_bps, LINK_MTU)
+        except ShapingError as exc:
+            raise LaunchError(f"border link {border.a_switch}:{border.a_port}-"
+                              f"{border.b_switch}:{border.b_port}: {exc}") from None
+        self.border_shaping.append(done)
+        if not done.latency_emulated and all(s.latency_emulated for s in self.border_shaping[:-1]):
+            self.notes.append("border latency NOT emulated (this kernel has no netem: "
+                              f"{done.reason}); border links carry their rate only (tbf)")
 
     def _add_endpoint(self, endpoint: Endpoint) -> None:
         ns = self.namespace_of(endpoint.name)
@@ -242,8 +282,8 @@ class FabricNetwork:
             ip("-n", ns, *args)
 
     def all_endpoints(self) -> list[Endpoint]:
-        """Hosts, then the collector if there is one."""
-        return list(self.endpoints.values()) + ([self.collector] if self.collector else [])
+        """Hosts, then every collector."""
+        return list(self.endpoints.values()) + list(self.collectors.values())
 
     # -- switches ----------------------------------------------------------------------
     def switch_command(self, switch: Switch) -> list[str]:
@@ -253,10 +293,13 @@ class FabricNetwork:
         thrift = [] if self.cli is None else ["--thrift-port", str(self._thrift_ports[switch.name])]
         clock = ["--common-clock"] if self.common_clock else []
         pcap = [] if self.pcap_dir is None else [f"--pcap={self.pcap_dir / switch.name}"]
+        roles = (["--p4rt-allowed-roles", self.topology.domain_of(switch.name).controller.role]
+                 if self.enforce_roles else [])
         return [self.switch_binary, "--no-p4", "--device-id", str(switch.device_id),
                 *thrift, *interfaces, *clock, *pcap,
                 *self.switch_args, "--", "--grpc-server-addr", switch.grpc,
-                "--cpu-port", str(switch.cpu_port), "--priority-queues", str(PRIORITY_QUEUES)]
+                "--cpu-port", str(switch.cpu_port), "--priority-queues", str(PRIORITY_QUEUES),
+                *roles]
 
     def _start_switch(self, switch: Switch) -> None:
         if self.pcap_dir is not None:   # simple_switch_grpc does not create it
@@ -357,10 +400,11 @@ class FabricNetwork:
 
     # -- processes in namespaces -------------------------------------------------------
     def namespace_of(self, endpoint: str) -> str:
-        """The namespace of a host (by name) or of the collector."""
+        """The namespace of a host (by name) or of a collector (``TAG-col`` for the
+        top-level one, ``TAG-<name>`` for a domain's)."""
         if self.collector and endpoint == self.collector.name:
             return f"{self.tag}-col"
-        if endpoint not in self.endpoints:
+        if endpoint not in self.endpoints and endpoint not in self.collectors:
             raise LaunchError(f"no host named {endpoint!r} in the topology")
         return f"{self.tag}-{endpoint}"
 
@@ -404,26 +448,56 @@ RECEIVER_READY = "receiver ready"
 
 def start_controller(net: FabricNetwork, policy: str | Path, *, p4info: str | Path | None = None,
                      device_json: str | Path | None = None, extra: tuple[str, ...] = (),
-                     timeout: float = 120.0) -> ManagedProcess:
-    """`fabricctl run` in the switch namespace; returns once every switch is programmed."""
+                     timeout: float = 120.0, domain: str | None = None) -> ManagedProcess:
+    """`fabricctl run` in the switch namespace; returns once every switch is programmed
+    (with ``domain``: `fabricctl run --domain`, that domain's controller and switches)."""
     p4info = p4info or ROOT / "build/fabric.p4info.txtpb"
     device_json = device_json or ROOT / "build/fabric.json"
     topology_file = _topology_file(net)
     argv = [sys.executable, "-m", "control.fabricctl", "run", "--topology", str(topology_file),
-            "--policy", str(policy), "--p4info", str(p4info), "--json", str(device_json), *extra]
-    process = net.switch_exec(argv, name="fabricctl")
+            "--policy", str(policy), "--p4info", str(p4info), "--json", str(device_json),
+            *(("--domain", domain) if domain is not None else ()), *extra]
+    process = net.switch_exec(argv, name="fabricctl" if domain is None else f"fabricctl-{domain}")
     process.wait_for_line(CONTROLLER_READY, timeout)
     return process
 
 
+def start_controllers(net: FabricNetwork, policy: str | Path, *, timeout: float = 120.0,
+                      extra: tuple[str, ...] = ()) -> dict[str, ManagedProcess]:
+    """One controller per declared domain (each its own switches), or the one fabricctl
+    of a topology without domains (keyed by control.topology.DEFAULT_DOMAIN)."""
+    if not net.topology.domains:
+        return {DEFAULT_DOMAIN: start_controller(net, policy, timeout=timeout, extra=extra)}
+    return {d.name: start_controller(net, policy, timeout=timeout, extra=extra, domain=d.name)
+            for d in net.topology.domains}
+
+
+def collector_databases(net: FabricNetwork, db: str | Path) -> dict[str, Path]:
+    """Each collector's SQLite file for one --collector-db: ``db`` itself for a lone
+    collector, else ``<stem>-<collector><suffix>`` beside it."""
+    path = Path(db)
+    if len(net.collectors) == 1:
+        return {name: path for name in net.collectors}
+    return {name: path.with_name(f"{path.stem}-{name}{path.suffix}") for name in net.collectors}
+
+
 def start_collector(net: FabricNetwork, db: str | Path, *, extra: tuple[str, ...] = (),
-                    timeout: float = 60.0) -> ManagedProcess:
-    """The telemetry collector in its namespace, bound to the topology's collector IP."""
-    if net.collector is None:
-        raise LaunchError("the topology has no [collector]")
-    argv = [sys.executable, "-m", "control.collector", "--bind", net.collector.ip,
+                    timeout: float = 60.0, collector: str | None = None) -> ManagedProcess:
+    """A telemetry collector in its namespace, bound to its IP: the topology's
+    [collector], or the one named ``collector`` (a domain's)."""
+    if collector is None:
+        if net.collector is None:
+            raise LaunchError("the topology has no [collector]: name a domain's collector")
+        endpoint = net.collector
+    elif collector in net.collectors:
+        endpoint = net.collectors[collector]
+    else:
+        raise LaunchError(f"no collector named {collector!r} (the topology has: "
+                          f"{', '.join(net.collectors) or 'none'})")
+    argv = [sys.executable, "-m", "control.collector", "--bind", endpoint.ip,
             "--port", str(REPORT_PORT), "--db", str(db), *extra]
-    process = net.host_exec(net.collector.name, argv, name="collector")
+    process = net.host_exec(endpoint.name, argv,
+                            name="collector" if endpoint == net.collector else f"collector-{endpoint.name}")
     process.wait_for_line(COLLECTOR_READY, timeout)
     return process
 
@@ -577,7 +651,7 @@ def plan_launch(topology: str | Path, *, policy: str | Path | None = None,
         errors = _policy_problems(net, str(policy)) if policy is not None else []
         if collector_db is not None:
             db_dir = Path(collector_db).resolve().parent
-            if net.collector is None:
+            if not net.collectors:
                 errors.append(ConfigError(str(net.topology_path or "(topology)"), [
                     ("collector", "missing: --collector-db needs a [collector] to run")]))
             if not db_dir.is_dir():
@@ -595,10 +669,17 @@ def _policy_problems(net: FabricNetwork, policy: str) -> list[ConfigError]:
     """What fabricctl would refuse, found before the switches start (in its order): the
     policy file against the topology, the build outputs, INT's DSCP against the program."""
     errors: list[ConfigError] = []
-    try:
-        loaded: Policy | None = load_policy(policy, net.topology)
-    except ConfigError as exc:
-        errors.append(exc)
+    loaded: Policy | None = None
+    # Each domain's controller reads the policy against its own view (its collector).
+    views = ([domain_view(net.topology, d.name) for d in net.topology.domains]
+             or [net.topology])
+    for view in views:
+        try:
+            loaded = load_policy(policy, view)
+        except ConfigError as exc:
+            if exc.render() not in {e.render() for e in errors}:
+                errors.append(exc)
+    if errors:
         loaded = None
     device_json = ROOT / "build/fabric.json"
     missing = [error for error in (file_problems(ROOT / "build/fabric.p4info.txtpb", "run `make build`"),
@@ -623,7 +704,9 @@ def main(argv: list[str] | None = None) -> int:
                                      description=main.__doc__.splitlines()[0] if main.__doc__ else None)
     parser.add_argument("topology")
     parser.add_argument("--policy", help="run fabricctl with this policy once the switches listen")
-    parser.add_argument("--collector-db", help="run the collector, storing reports in this SQLite file")
+    parser.add_argument("--collector-db", help="run the collector, storing reports in this SQLite file "
+                                               "(with domains: one collector each, in F's stem + "
+                                               "-<collector> + F's suffix)")
     parser.add_argument("--tag", help="namespace name prefix (default ln<pid>)")
     parser.add_argument("--common-clock", action="store_true",
                         help="p4sim-switch only: INT timestamps from one host clock, comparable "
@@ -640,12 +723,19 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         with planned as net:
+            for note in net.notes:  # what the launch could not emulate, said once
+                print(f"note: {note}", flush=True)
             if args.collector_db:
-                start_collector(net, args.collector_db)
+                for name, db in collector_databases(net, args.collector_db).items():
+                    start_collector(net, db, collector=name)
             if args.policy:
-                start_controller(net, args.policy)
+                start_controllers(net, args.policy)
             print(f"switches in namespace {net.switch_ns}: "
                   + ", ".join(f"{s.name} ({s.grpc})" for s in net.topology.switches))
+            for domain in net.topology.domains:
+                print(f"domain {domain.name} (INT domain {domain.id}): controller "
+                      f"{domain.controller.name} role {domain.controller.role!r} programs "
+                      + ", ".join(domain.switches))
             for endpoint in net.all_endpoints():
                 print(f"{endpoint.name} {endpoint.ip} in namespace {net.namespace_of(endpoint.name)}")
             print(f"logs in {net.log_dir}; Ctrl-C to tear everything down", flush=True)
@@ -662,7 +752,7 @@ def main(argv: list[str] | None = None) -> int:
 __all__ = ["FabricNetwork", "Endpoint", "LaunchError", "ManagedProcess", "GATEWAY_IP", "plan_launch",
            "interface_name", "default_switch_binary", "NetnsError", "Transfer", "tcp_accepts",
            "BMV2_GRPC",
-           "start_controller", "start_collector", "start_transfer", "run_transfer", "RunningTransfer"]
+           "start_controller", "start_controllers", "start_collector", "collector_databases", "start_transfer", "run_transfer", "RunningTransfer"]
 
 
 if __name__ == "__main__":

@@ -43,8 +43,11 @@ class SwitchAgent:
     def __init__(self, switch: Switch, p4info: p4info_pb2.P4Info, device_config: bytes,
                  election_id: int = 1, health_interval: float = 0.2, connect_timeout: float = 2.0,
                  max_backoff: float = 0.5,
-                 on_restore: Callable[[str, float], None] | None = None):
+                 on_restore: Callable[[str, float], None] | None = None, role: str = ""):
         self.switch = switch
+        # P4Runtime role name: a domain's controller names its domain's role, which a
+        # switch bound with p4sim-switch --p4rt-allowed-roles requires ("" = default role).
+        self.role = role
         self._p4info = p4info
         self._device_config = device_config
         self._cookie = pipeline_cookie(p4info, device_config)
@@ -130,7 +133,7 @@ class SwitchAgent:
 
     def _try_connect(self) -> bool:
         conn = SwitchConnection(self.switch.grpc, device_id=self.switch.device_id,
-                                election_id=self._election_id)
+                                election_id=self._election_id, role=self.role)
         try:
             conn.connect(timeout=self._connect_timeout)
             same = self._read_cookie(conn) == self._cookie
@@ -157,7 +160,7 @@ class SwitchAgent:
     def _push_pipeline(self, conn: SwitchConnection) -> None:
         request = p4runtime_pb2.SetForwardingPipelineConfigRequest(
             device_id=self.switch.device_id, election_id=p4runtime_pb2.Uint128(low=self._election_id),
-            action=p4runtime_pb2.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT)
+            role=self.role, action=p4runtime_pb2.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT)
         request.config.p4info.CopyFrom(self._p4info)
         request.config.p4_device_config = self._device_config
         request.config.cookie.cookie = self._cookie

@@ -18,6 +18,7 @@ from p4.config.v1 import p4info_pb2
 
 from control.controller.agent import SwitchAgent
 from control.controller.program import FabricPlan, Weights, switch_items
+from control.federation.domain_view import domain_view
 from control.controller.weights import (CongestionTracker, LatestOccupancy, Measurement, PortKey,
                                         WeightPolicy, path_weights)
 from control.p4rt.entities import P4Names, load_p4info
@@ -44,15 +45,24 @@ class FabricController:
     def __init__(self, topo: Topology, policy: Policy, p4info: p4info_pb2.P4Info | str,
                  device_config: bytes | str, election_id: int = 1,
                  health_interval: float = 0.2, weight_policy: WeightPolicy | None = None,
-                 on_restore: Callable[[str, float], None] | None = None):
+                 on_restore: Callable[[str, float], None] | None = None,
+                 domain: str | None = None):
+        """``domain``: be that domain's controller (one per domain): program only its
+        switches, with its controller's P4Runtime role and election id (the topology's
+        [domains.controller]), its INT domain and borders, reports to its collector."""
         if isinstance(p4info, str):
             p4info = load_p4info(p4info)
         if isinstance(device_config, str):
             device_config = Path(device_config).read_bytes()
+        own = None if domain is None else topo.domain(domain)
+        if own is not None:
+            topo = domain_view(topo, own.name)
+            election_id = own.controller.election_id
+        self.domain = own
         self.topo = topo
         self.policy = policy
         self.names = P4Names(p4info)
-        self.plan = FabricPlan(topo, policy)
+        self.plan = FabricPlan(topo, policy, own)
         self.weight_policy = weight_policy or WeightPolicy()
         self._lock = threading.RLock()
         self._down: set[tuple[str, int]] = set()
@@ -65,8 +75,9 @@ class FabricController:
         self._on_restore = on_restore
         self.agents = {sw.name: SwitchAgent(sw, p4info, device_config, election_id=election_id,
                                             health_interval=health_interval,
-                                            on_restore=self._record_restore)
-                       for sw in topo.switches}
+                                            on_restore=self._record_restore,
+                                            role="" if own is None else own.controller.role)
+                       for sw in topo.switches if own is None or sw.name in own.switches}
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._generations: dict[str, int] = {}

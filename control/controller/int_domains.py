@@ -19,6 +19,7 @@ from typing import Sequence
 
 from control.controller.state import STAGE_BASE, STAGE_TABLE, Item, item
 from control.p4rt.entities import P4Names
+from control.topology import Topology
 from wire_formats.layers import CPU_PORT, INT_ALL_SUPPORTED
 
 DOMAIN_TABLE = "FabricEgress.int_egress.int_domain"
@@ -88,10 +89,24 @@ def domain_items(names: P4Names, domain_id: int,
     return items
 
 
+def switch_borders(topo: Topology, switch: str, hop_budget: int,
+                   instructions: int = INT_ALL_SUPPORTED) -> list[DomainBorder]:
+    """``switch``'s border ports: one per inter-domain link it ends, leading into the
+    domain of the switch at the link's other end."""
+    borders = []
+    for link in topo.interdomain_links:
+        for (here, port), there in (((link.a_switch, link.a_port), link.b_switch),
+                                    ((link.b_switch, link.b_port), link.a_switch)):
+            if here == switch:
+                borders.append(DomainBorder(port, topo.domain_of(there).id, hop_budget,
+                                            instructions))
+    return borders
+
+
 def border_ports(borders: Sequence[DomainBorder]) -> list[int]:
     """The border ports, which must be sink ports too (see the module docstring)."""
     return sorted(border.port for border in borders)
 
 
 __all__ = ["BORDER_TABLE", "DOMAIN_TABLE", "DomainBorder", "IntDomainError",
-           "SET_DOMAIN", "START_NEXT_DOMAIN", "border_ports", "domain_items"]
+           "SET_DOMAIN", "START_NEXT_DOMAIN", "border_ports", "domain_items", "switch_borders"]

@@ -17,7 +17,8 @@ from control.controller.state import STAGE_BASE, STAGE_GROUP, STAGE_ROUTE, STAGE
 from control.p4rt.entities import P4Names
 from control.policy import Policy, WatchEntry
 from control.routing import Route, link_between
-from control.topology import Host, Topology, router_mac, switch_ip
+from control.controller.int_domains import border_ports, domain_items, switch_borders
+from control.topology import Domain, Host, Topology, router_mac, switch_ip
 
 SELECTOR = "FabricIngress.routing.multipath_selector"
 TRIM_METER = "FabricIngress.trimming.data_rate"
@@ -43,6 +44,9 @@ class FabricPlan:
 
     topo: Topology
     policy: Policy
+    # A domain's controller (fabricctl run --domain): INT uses its domain ID and border
+    # ports (int_domains); topo is then domain_view()'s, with that domain's collector.
+    domain: Domain | None = None
     destinations: tuple[Host, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -299,13 +303,19 @@ def _int_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Route
             {"node_id": sw.node_id, "int_dscp": pol.dscp})),
     ]
     host_ports = sorted(topo.host_facing_ports(switch))
+    domain_id = pol.domain_id if plan.domain is None else plan.domain.id
     for port in host_ports:
         for watch in pol.watchlist:
             items.append(item(STAGE_TABLE, table_entry=names.table_entry(
                 "FabricEgress.int_egress.int_source.int_watchlist", watch_match(port, watch),
                 "FabricEgress.int_egress.int_source.start_int",
-                {"instructions": pol.instructions, "hop_budget": pol.hop_budget, "domain_id": pol.domain_id},
+                {"instructions": pol.instructions, "hop_budget": pol.hop_budget, "domain_id": domain_id},
                 priority=10)))
+    sink_ports = host_ports
+    if plan.domain is not None:  # the switch's own INT domain; border ports sink it too
+        borders = switch_borders(topo, switch, pol.hop_budget, pol.instructions)
+        items += domain_items(names, domain_id, borders)
+        sink_ports = sorted(set(host_ports) | set(border_ports(borders)))
     exits = collector_exits(plan, switch, routes)
     if not exits:
         return items  # the collector is unreachable from here: no reports
@@ -313,7 +323,7 @@ def _int_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Route
     collector = topo.collector
     assert collector is not None  # collector_exits found the way to it
     # A clone session per next hop towards the collector, sinks spreading over them.
-    items += spread_items(names, exits, REPORT_SESSION, host_ports)
+    items += spread_items(names, exits, REPORT_SESSION, sink_ports)
     items.append(item(STAGE_BASE, modify_only=True, table_entry=names.default_entry(
         "FabricEgress.int_egress.int_report.report_encap",
         "FabricEgress.int_egress.int_report.set_report_encap",
