@@ -50,6 +50,10 @@ control FabricIngress(inout headers_t hdr,
             exit;
         }
         partition.apply(hdr, meta, std_meta);
+        if (meta.dropped) {
+            // A border port's unmapped tag: counted there, given no partition.
+            exit;
+        }
         packet_io.apply(hdr, meta, std_meta);
         if (meta.punt_reason == 0) {
             if (hdr.ipv4.isValid()) {

@@ -103,3 +103,11 @@ def set_class_mode(test: FabricTest, partition: int, protocol_class: int, mode_a
     group's mode."""
     test.insert(CLASS_MODES, f"FabricIngress.routing.{mode_action}",
                 {"partition": partition, "protocol_class": protocol_class})
+
+# Partitions across domain borders (control/controller/partition_borders.py).
+BORDER_PORTS = "FabricIngress.partition.border_ports"
+BORDER_TAG_IN = "FabricIngress.partition.border_tag_in"
+BORDER_EGRESS_PORTS = "FabricEgress.partition_check.border_egress_ports"
+BORDER_TAG_OUT = "FabricEgress.partition_check.border_tag_out"
+BORDER_UNMAPPED_IN = "FabricIngress.partition.border_unmapped_in"
+BORDER_UNMAPPED_OUT = "FabricEgress.partition_check.border_unmapped_out"

@@ -186,6 +186,8 @@ struct fabric_metadata_t {
     bool           dropped;          // dropped in ingress, counted per partition
     partition_id_t port_partition;   // partition an egress port is restricted to
     vlan_id_t      partition_tag;    // VID of the tag the packet leaves with (PartitionTag)
+    bool           border_egress;    // leaves a border port: border_tag_out said its tag
+    bool           border_push;      // ... tagged with partition_tag (else untagged)
     // Multipath.
     group_id_t     group_id;
     bit<2>         mp_mode;

@@ -50,19 +50,25 @@ control PartitionTag(inout headers_t hdr,
     apply {
         bool push = false;
         bool pop = false;
-        switch (tag_ports.apply().action_run) {
-            fabric_port: {
-                if (partition_tags.apply().hit) {
-                    push = true;
-                } else {
+        if (meta.border_egress) {
+            // A border port: PartitionEgress chose the link's tag (or none).
+            push = meta.border_push;
+            pop = !meta.border_push;
+        } else {
+            switch (tag_ports.apply().action_run) {
+                fabric_port: {
+                    if (partition_tags.apply().hit) {
+                        push = true;
+                    } else {
+                        pop = true;
+                    }
+                }
+                access_port: {
                     pop = true;
                 }
-            }
-            access_port: {
-                pop = true;
-            }
-            tagged_access_port: {
-                push = true;
+                tagged_access_port: {
+                    push = true;
+                }
             }
         }
         if (push) {
