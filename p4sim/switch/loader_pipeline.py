@@ -10,6 +10,7 @@ from p4sim.switch.errors import LoadError, PipelineFault
 from p4sim.switch.expressions import ExprCompiler
 from p4sim.switch.loader import LoadContext, parse_hexstr, require, require_size
 from p4sim.switch.loader_layout import field_slot
+from p4sim.switch.match_units import ExactUnit
 from p4sim.switch.primitives import ActionFn
 from p4sim.switch.runtime_api import (
     ExactParam, LpmParam, MatchParam, RangeParam, TableError, TernaryParam, ValidParam)
@@ -42,6 +43,11 @@ class PipelineBuilder:
         self.tables: dict[str, TableRuntime] = {}
         self.profiles: dict[str, ActionProfileRuntime] = {}
         self._pending: list[Callable[[dict[str, Node]], None]] = []
+        # For fusing straight-line runs (see _fuse_const_runs): the compiler's
+        # one-action tables as (run, args, next node name), conditionals as
+        # (expression, links), both by node name.
+        self._const: dict[str, tuple[Callable, tuple, str | None]] = {}
+        self._conds: dict[str, tuple[Callable, Links]] = {}
 
     # --- action profiles -------------------------------------------------------
     def build_profile(self, prof: dict) -> None:
@@ -187,6 +193,10 @@ class PipelineBuilder:
                 ta.next = resolve(next_tables.get(ta.name)) if not hit_miss else None
         self._pending.append(link)
         nodes[name] = _table_node(rt, key_fn, links, hit_miss, meter_slot, meter_bytes)
+        if rt.keys == [] and not hit_miss and rt.default_entry_const \
+                and rt.default_act is not None:
+            self._const[name] = (rt.default_act.fn.run, rt.default_args,
+                                 next_tables.get(rt.default_act.name))
 
     def _const_entry(self, rt: TableRuntime, entry: dict, by_id: dict, where: str) -> None:
         params: list[MatchParam] = []
@@ -234,7 +244,7 @@ class PipelineBuilder:
                     raise LoadError(where, f"next node {target!r} does not exist", cond)
                 setattr(links, attr, all_nodes.get(target) if target is not None else None)
         self._pending.append(link)
-
+        self._conds[name] = (expr, links)
         nodes[name] = _conditional_node(expr, links)
 
     def build_action_call(self, call: dict, nodes: dict[str, Node]) -> None:
@@ -260,9 +270,86 @@ class PipelineBuilder:
 
     def link(self, nodes: dict[str, Node]) -> None:
         """Resolve the next-node names of everything built since the last link."""
+        self._fuse_const_runs(nodes)
         pending, self._pending = self._pending, []
         for step in pending:
             step(nodes)
+
+    def _fuse_const_runs(self, nodes: dict[str, Node]) -> None:
+        """Replace each of the compiler's one-action tables by a node that runs it and
+        every one-action table straight after it, and then the conditional that
+        follows, if one does: the same steps in the same order, with one node call
+        instead of several (fabric.p4 runs dozens of these per packet)."""
+        const, conds = self._const, self._conds
+        fused: dict[str, Node] = {}
+        for name in const:
+            steps: list[tuple[Callable, tuple]] = []
+            seen: set[str] = set()
+            at: str | None = name
+            while at in const and at not in seen and len(steps) < MAX_FUSED_STEPS:
+                seen.add(at)
+                run, args, at = const[at]
+                steps.append((run, args))
+            if at is not None and at not in nodes:
+                continue   # a dangling name: left to the ordinary link, which says so
+            cond = conds.get(at) if at is not None and at not in const else None
+            fused[name] = _fused_node(tuple(steps), cond,
+                                      nodes[at] if at is not None else None)
+        nodes.update(fused)
+        self._const, self._conds = {}, {}
+
+
+MAX_FUSED_STEPS = 16
+
+
+def _fused_node(steps: tuple[tuple[Callable, tuple], ...], cond: tuple[Callable, Links] | None,
+                after: Node | None) -> Node:
+    """Run `steps` (action body, action data) in order, then either evaluate `cond` (a
+    conditional's expression and links, as _conditional_node does) or go on to
+    `after`."""
+    if cond is None:
+        if len(steps) == 1:
+            (run, args), = steps
+
+            def run_one(p):
+                run(p, args)
+                return after
+            return run_one
+
+        def run_steps(p):
+            for run, args in steps:
+                run(p, args)
+            return after
+        return run_steps
+    expr, links = cond
+    test = getattr(expr, "test", None)
+    if test is None:
+        def steps_then_expr(p):
+            for run, args in steps:
+                run(p, args)
+            return links.true if expr(p, None) else links.false
+        return steps_then_expr
+    slot, mask, value, equal = test
+    if len(steps) == 1 and mask == -1:
+        (run, args), = steps
+        if equal:
+            def one_then_eq(p):
+                run(p, args)
+                return links.true if p.f[slot] == value else links.false
+            return one_then_eq
+
+        def one_then_ne(p):
+            run(p, args)
+            return links.true if p.f[slot] != value else links.false
+        return one_then_ne
+
+    def steps_then_test(p):
+        for run, args in steps:
+            run(p, args)
+        if (p.f[slot] & mask == value) == equal:
+            return links.true
+        return links.false
+    return steps_then_test
 
 
 def _conditional_node(expr: Callable, links: Links) -> Node:
@@ -350,10 +437,7 @@ def _table_node(rt: TableRuntime, key_fn: Callable, links: Links, hit_miss: bool
             return const_default
         return miss
 
-    def apply(p):
-        entry = lookup(key_fn(p))
-        if entry is None:
-            return miss(p)
+    def hit(p, entry):
         if counters:
             c = entry.counter
             c[0] += p.ingress_length
@@ -375,4 +459,39 @@ def _table_node(rt: TableRuntime, key_fn: Callable, links: Links, hit_miss: bool
         else:
             act.fn.run(p, entry.args)
         return links.hit if hit_miss else act.next
+
+    plain = not (counters or meter_slot is not None or timeout or profile is not None)
+    unit = rt.match_unit
+    if isinstance(unit, ExactUnit):
+        # An exact table's dict lives as long as the table: an empty one is a miss
+        # without building the key, a plain entry runs its action inline.
+        entries = unit.items
+        get = entries.get
+
+        def apply_exact(p):
+            if entries:
+                entry = get(key_fn(p))
+                if entry is not None:
+                    if plain:
+                        act = entry.act
+                        act.fn.run(p, entry.args)
+                        return links.hit if hit_miss else act.next
+                    return hit(p, entry)
+            act = rt.default_act
+            if act is None:
+                return links.miss if hit_miss else links.empty
+            act.fn.run(p, rt.default_args)
+            return links.miss if hit_miss else act.next
+        return apply_exact
+
+    def apply(p):
+        if unit.items:
+            entry = lookup(key_fn(p))
+            if entry is not None:
+                return hit(p, entry)
+        act = rt.default_act
+        if act is None:
+            return links.miss if hit_miss else links.empty
+        act.fn.run(p, rt.default_args)
+        return links.miss if hit_miss else act.next
     return apply

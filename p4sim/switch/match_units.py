@@ -3,7 +3,10 @@
 A key is one int: every key element's value placed at its own bit offset. An entry
 matches when `key & mask == value` and every range element is within its bounds.
 Writers replace the structures they change instead of mutating lists that a
-packet thread may be iterating.
+packet thread may be iterating (the exact unit's dict, which a packet thread only
+reads with one `get`, is changed in place). Each unit's `items` is empty exactly when
+the unit holds no entry: a table's apply tests it to skip building the key of an
+empty table.
 """
 from __future__ import annotations
 
@@ -30,22 +33,22 @@ class ExactUnit:
     """Exact (and valid) keys: one dict lookup."""
 
     def __init__(self) -> None:
-        self._entries: dict[int, Any] = {}
+        self.items: dict[int, Any] = {}     # one dict for the unit's lifetime
 
     def insert(self, spec: MatchSpec, entry: Any) -> None:
-        self._entries[spec.value] = entry
+        self.items[spec.value] = entry
 
     def remove(self, spec: MatchSpec) -> None:
-        self._entries.pop(spec.value, None)
+        self.items.pop(spec.value, None)
 
     def find(self, spec: MatchSpec) -> Any:
-        return self._entries.get(spec.value)
+        return self.items.get(spec.value)
 
     def lookup(self, key: int) -> Any:
-        return self._entries.get(key)
+        return self.items.get(key)
 
     def clear(self) -> None:
-        self._entries = {}
+        self.items.clear()
 
 
 class LpmUnit:
@@ -53,10 +56,10 @@ class LpmUnit:
 
     def __init__(self) -> None:
         self._by_mask: dict[int, dict[int, Any]] = {}
-        self._order: list[tuple[int, dict[int, Any]]] = []
+        self.items: list[tuple[int, dict[int, Any]]] = []   # (mask, bucket), longest first
 
     def _reorder(self) -> None:
-        self._order = sorted(((m, d) for m, d in self._by_mask.items() if d),
+        self.items = sorted(((m, d) for m, d in self._by_mask.items() if d),
                              key=lambda md: -bin(md[0]).count("1"))
 
     def insert(self, spec: MatchSpec, entry: Any) -> None:
@@ -81,7 +84,7 @@ class LpmUnit:
         return self._by_mask.get(spec.mask, {}).get(spec.value)
 
     def lookup(self, key: int) -> Any:
-        for mask, bucket in self._order:
+        for mask, bucket in self.items:
             entry = bucket.get(key & mask)
             if entry is not None:
                 return entry
@@ -89,7 +92,7 @@ class LpmUnit:
 
     def clear(self) -> None:
         self._by_mask = {}
-        self._order = []
+        self.items = []
 
 
 class TernaryUnit:
@@ -97,7 +100,7 @@ class TernaryUnit:
     (smaller numerical priority first, as bm_sim; ties go to the smaller handle)."""
 
     def __init__(self) -> None:
-        self._entries: list[tuple[MatchSpec, Any]] = []
+        self.items: list[tuple[MatchSpec, Any]] = []
         self._index: dict[tuple, Any] = {}
 
     @staticmethod
@@ -105,21 +108,21 @@ class TernaryUnit:
         return (item[0].priority, item[1].handle)
 
     def insert(self, spec: MatchSpec, entry: Any) -> None:
-        entries = list(self._entries)
+        entries = list(self.items)
         bisect.insort(entries, (spec, entry), key=self._order)
         self._index[spec.identity()] = entry
-        self._entries = entries
+        self.items = entries
 
     def remove(self, spec: MatchSpec) -> None:
         entry = self._index.pop(spec.identity(), None)
         if entry is not None:
-            self._entries = [se for se in self._entries if se[1] is not entry]
+            self.items = [se for se in self.items if se[1] is not entry]
 
     def find(self, spec: MatchSpec) -> Any:
         return self._index.get(spec.identity())
 
     def lookup(self, key: int) -> Any:
-        for spec, entry in self._entries:
+        for spec, entry in self.items:
             if key & spec.mask == spec.value:
                 for shift, fmask, low, high in spec.ranges:
                     if not low <= (key >> shift) & fmask <= high:
@@ -129,7 +132,7 @@ class TernaryUnit:
         return None
 
     def clear(self) -> None:
-        self._entries = []
+        self.items = []
         self._index = {}
 
 

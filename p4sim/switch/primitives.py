@@ -42,6 +42,59 @@ def _set_valid(info: HeaderInfo, siblings: list[int]) -> Prim:
     return add_header
 
 
+def _flat_stack(spans: list[list[tuple[int, int, int]]]) -> tuple[int, int, list] | None:
+    """(first slot, slots per element, valid slots per element) when a stack's elements
+    lie back to back in the PHV with one layout, so that shifting it is one slice
+    move; None otherwise."""
+    if not spans or not spans[0]:
+        return None
+    base = spans[0][0][0]
+    stride = max(hi for _, hi, _ in spans[0]) - base
+    offsets = [(lo - base, hi - base, v - base) for lo, hi, v in spans[0]]
+    covered = sorted((lo, hi) for lo, hi, _ in offsets)
+    at = 0
+    for lo, hi in covered:
+        if lo != at:
+            return None
+        at = hi
+    for idx, members in enumerate(spans):
+        start = base + idx * stride
+        if [(lo - start, hi - start, v - start) for lo, hi, v in members] != offsets:
+            return None
+    return base, stride, [[v for _, _, v in members] for members in spans]
+
+
+def _flat_shift(flat: tuple[int, int, list], count: Callable, nslot: int, size: int,
+                push: bool, general: Prim) -> Prim:
+    """push_front / pop_front over a back-to-back stack (see _flat_stack): the same
+    result as moving element by element (fields of the elements shifted in keep their
+    old values, only their validity is cleared), in one slice assignment; `general`
+    is the element-wise shift, kept for a negative count."""
+    base, stride, vslots = flat
+    end = base + size * stride
+
+    def shift_flat(p, a):
+        n = count(p, a)
+        if n < 0:
+            return general(p, a)      # a shift the other way: the element-wise code
+        f = p.f
+        if n:
+            if n >= size:
+                cleared = vslots
+            elif push:
+                f[base + n * stride:end] = f[base:end - n * stride]
+                cleared = vslots[:n]
+            else:
+                f[base:end - n * stride] = f[base + n * stride:end]
+                cleared = vslots[size - n:]
+            for members in cleared:
+                for vslot in members:
+                    f[vslot] = 0
+        nxt = f[nslot] + (n if push else -n)
+        f[nslot] = min(size, max(0, nxt))
+    return shift_flat
+
+
 class PrimitiveCompiler:
     def __init__(self, ctx: LoadContext, exprs: ExprCompiler,
                  drop_port: int = DROP_PORT) -> None:
@@ -241,6 +294,9 @@ class PrimitiveCompiler:
                         f[vslot] = 0
             nxt = f[nslot] + (n if push else -n)
             f[nslot] = min(size, max(0, nxt))
+        flat = _flat_stack(spans)
+        if flat is not None:
+            return _flat_shift(flat, count, nslot, size, push, shift)
         return shift
 
     def _p_assign_union_stack(self, prim, where, n_args):

@@ -7,7 +7,7 @@ import threading
 from typing import Any, Callable
 
 from p4sim.switch.externs.meters import Meter, validate_config
-from p4sim.switch.match_units import MatchSpec, make_unit
+from p4sim.switch.match_units import ExactUnit, LpmUnit, MatchSpec, TernaryUnit, make_unit
 from p4sim.switch.runtime_api import (
     EntryView, ExactParam, KeyField, LpmParam, MatchParam, MeterConfig, OptionalParam,
     RangeParam, TableError, TableErrorCode, TernaryParam, ValidParam)
@@ -465,6 +465,12 @@ class TableRuntime:
     # --- per packet ------------------------------------------------------------
     def lookup(self, key: int) -> Entry | None:
         return self._unit.lookup(key)
+
+    @property
+    def match_unit(self) -> ExactUnit | LpmUnit | TernaryUnit:
+        """The table's match unit, for the apply closure built at load time (the unit
+        is never replaced; its `items` is empty exactly when the table is)."""
+        return self._unit
 
     @property
     def fast_lookup(self) -> Callable[[int], Entry | None]:
