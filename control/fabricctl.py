@@ -9,17 +9,22 @@
 keeps them that way (link watch, restart restore, adaptive spraying) until SIGTERM or
 Ctrl-C; with --once it exits 0 after programming. Every link change is printed as one
 line "fabricctl link SWITCH:PORT down|up repaired in N ms" (when routing changed), and
-every switch restored after a restart as "fabricctl restored SWITCH in N ms".
+every switch restored after a restart as "fabricctl restored SWITCH in N ms". With
+--domain and --peering-port it also peers with the other domains' controllers
+(docs/federation-api.md): "fabricctl peering DOMAIN URL" once, then each change of the
+border toward a foreign host as "fabricctl border HOST via SWITCH:PORT programmed in N ms".
 """
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import signal
 import sys
 import threading
 from pathlib import Path
 
+from control.controller.domain_peering import DomainPeering
 from control.controller.fabric import FabricController, RepairEvent
 from control.controller.int_dscp import IntDscpError, check_int_dscp
 from control.controller.link_watch import OperstateWatcher, read_operstate
@@ -79,6 +84,16 @@ def _parser() -> argparse.ArgumentParser:
                      help="ignored with --domain (the domain's controller has its own)")
     run.add_argument("--domain", help="be this domain's controller: program only its switches, "
                                       "with its P4Runtime role, INT domain and collector")
+    run.add_argument("--peering-port", type=int,
+                     help="with --domain: serve the peering API on 127.0.0.1:PORT (0: any), push "
+                          "summaries to the peers and route to them by border choice")
+    run.add_argument("--peers", metavar="FILE",
+                     help='JSON {"DOMAIN": "http://127.0.0.1:PORT", ...}: the peers\' APIs')
+    run.add_argument("--border-by", choices=("latency", "capacity"), default="latency",
+                     help="border choice metric toward other domains")
+    run.add_argument("--border-percentile", choices=("p50", "p99"), default="p50")
+    run.add_argument("--peering-ttl", type=float, default=10.0,
+                     help="a peer's summary expires this many seconds after it arrived")
     run.add_argument("--iface-format", default="{switch}-{port}",
                      help="switch port -> interface name, watched for link state ('' = off)")
     run.add_argument("--watch-interval", type=float, default=0.02)
@@ -144,6 +159,10 @@ def _run(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:
         except IntDscpError as exc:
             print(ConfigError(args.policy, [("int.dscp", str(exc))]).render(), file=sys.stderr)
             return 2
+    if args.peering_port is not None and args.domain is None:
+        print("fabricctl: --peering-port needs --domain (peering is between domains' "
+              "controllers)", file=sys.stderr)
+        return 2
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -152,6 +171,7 @@ def _run(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:
                                   health_interval=args.health_interval, weight_policy=weights,
                                   on_restore=_print_restore, domain=args.domain)
     watcher = None
+    peering: DomainPeering | None = None
     try:
         controller.start()
         if not controller.wait_ready(args.ready_timeout):
@@ -166,9 +186,13 @@ def _run(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:
             watcher = _start_watcher(controller, topo, args)
         if args.db:
             controller.start_adaptive(args.db, args.adaptive_interval)
+        if args.peering_port is not None:
+            peering = _start_peering(controller, topo, policy, args)
         stop.wait()
         return 0
     finally:
+        if peering is not None:
+            peering.stop()
         if watcher is not None:
             watcher.stop()
         controller.stop()
@@ -200,6 +224,32 @@ def _start_watcher(controller: FabricController, topo: Topology,
     watcher.poll_once()  # ports already down at start are routed around before we go on
     watcher.start()
     return watcher
+
+
+def _start_peering(controller: FabricController, topo: Topology, policy: Policy,
+                   args: argparse.Namespace) -> DomainPeering:
+    """The domain's peering (control/controller/domain_peering.py); prints the API's
+    url as "fabricctl peering DOMAIN URL" and each border change as one line."""
+    urls: dict[str, str] = {}
+    if args.peers:
+        try:
+            urls = json.loads(Path(args.peers).read_text())
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"fabricctl: --peers {args.peers}: {exc}") from None
+        if not isinstance(urls, dict) or not all(isinstance(v, str) for v in urls.values()):
+            raise SystemExit(f'fabricctl: --peers {args.peers}: not {{"DOMAIN": "URL", ...}}')
+    peering = DomainPeering(controller, topo, policy, args.domain, port=args.peering_port,
+                            peer_urls=urls, by=args.border_by, percentile=args.border_percentile,
+                            ttl_s=args.peering_ttl, db=args.db, on_choice=_print_choice)
+    peering.start()
+    print(f"fabricctl peering {args.domain} {peering.url}", flush=True)
+    return peering
+
+
+def _print_choice(dest: str, ends: tuple[str, ...], event: RepairEvent) -> None:
+    via = ends[0] if ends else "any border (none chosen)"
+    result = "programmed" if event.complete else "NOT programmed"
+    print(f"fabricctl border {dest} via {via} {result} in {event.seconds * 1e3:.1f} ms", flush=True)
 
 
 def _print_event(event: RepairEvent) -> None:

@@ -47,6 +47,7 @@ import hashlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -463,13 +464,53 @@ def start_controller(net: FabricNetwork, policy: str | Path, *, p4info: str | Pa
 
 
 def start_controllers(net: FabricNetwork, policy: str | Path, *, timeout: float = 120.0,
-                      extra: tuple[str, ...] = ()) -> dict[str, ManagedProcess]:
+                      extra: tuple[str, ...] = (), peering: bool = True) -> dict[str, ManagedProcess]:
     """One controller per declared domain (each its own switches), or the one fabricctl
-    of a topology without domains (keyed by control.topology.DEFAULT_DOMAIN)."""
+    of a topology without domains (keyed by control.topology.DEFAULT_DOMAIN). With
+    ``peering``, each domain's controller serves the peering API on a loopback port of
+    the switch namespace (where every controller runs) and is given its peers' urls in
+    ``<log_dir>/peers.json`` (peering_urls)."""
     if not net.topology.domains:
         return {DEFAULT_DOMAIN: start_controller(net, policy, timeout=timeout, extra=extra)}
-    return {d.name: start_controller(net, policy, timeout=timeout, extra=extra, domain=d.name)
+    per_domain: dict[str, tuple[str, ...]] = {d.name: () for d in net.topology.domains}
+    if peering:
+        urls = write_peering_urls(net)
+        per_domain = {name: ("--peering-port", url.rpartition(":")[2],
+                             "--peers", str(net.log_dir / PEERS_FILE)) for name, url in urls.items()}
+    return {d.name: start_controller(net, policy, timeout=timeout, extra=(*extra, *per_domain[d.name]),
+                                     domain=d.name)
             for d in net.topology.domains}
+
+
+PEERS_FILE = "peers.json"
+
+
+def write_peering_urls(net: FabricNetwork) -> dict[str, str]:
+    """A free loopback port in the switch namespace per domain; writes and returns
+    {domain: "http://127.0.0.1:PORT"} (``<log_dir>/peers.json``, fabricctl's --peers)."""
+    domains = [d.name for d in net.topology.domains]
+    ports = net.in_switch_namespace(lambda: _free_loopback_ports(len(domains)))
+    urls = {name: f"http://127.0.0.1:{port}" for name, port in zip(domains, ports)}
+    (net.log_dir / PEERS_FILE).write_text(json.dumps(urls, indent=2) + "\n")
+    return urls
+
+
+def _free_loopback_ports(count: int) -> list[int]:
+    """``count`` distinct ports free on 127.0.0.1 of the calling thread's namespace."""
+    sockets = [socket.socket(socket.AF_INET, socket.SOCK_STREAM) for _ in range(count)]
+    try:
+        for sock in sockets:
+            sock.bind(("127.0.0.1", 0))
+        return [sock.getsockname()[1] for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def peering_urls(net: FabricNetwork) -> dict[str, str]:
+    """The urls start_controllers gave the domains' peering APIs ({} without peering)."""
+    path = net.log_dir / PEERS_FILE
+    return json.loads(path.read_text()) if path.exists() else {}
 
 
 def collector_databases(net: FabricNetwork, db: str | Path) -> dict[str, Path]:

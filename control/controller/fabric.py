@@ -17,6 +17,7 @@ from typing import Callable, Mapping
 from p4.config.v1 import p4info_pb2
 
 from control.controller.agent import SwitchAgent
+from control.controller.border_routes import BorderPreference, routes_with_borders
 from control.controller.program import FabricPlan, Weights, switch_items
 from control.federation.domain_view import domain_view
 from control.controller.weights import (CongestionTracker, LatestOccupancy, Measurement, PortKey,
@@ -69,6 +70,7 @@ class FabricController:
         self._weights: dict[tuple[str, str, int], int] = {}
         self._congestion: dict[tuple[int, int], bool] = {}
         self._tracker = CongestionTracker(self.weight_policy)
+        self._borders: dict[str, tuple[str, ...]] = {}  # foreign destination -> ranked ends
         self._routes: list[Route] = compute_routes(topo, frozenset(), self.plan.destinations)
         self.repairs: list[RepairEvent] = []
         self.restores: list[tuple[str, float]] = []  # (switch, seconds from loss to restored)
@@ -128,7 +130,8 @@ class FabricController:
 
     def _distribute(self) -> None:
         with self._lock:
-            self._routes = compute_routes(self.topo, frozenset(self._down), self.plan.destinations)
+            self._routes = routes_with_borders(self.topo, frozenset(self._down),
+                                               self.plan.destinations, self._borders)
             self._generations = {
                 name: agent.set_desired(switch_items(self.names, self.plan, name, self._routes, self._weights))
                 for name, agent in self.agents.items()}
@@ -180,6 +183,35 @@ class FabricController:
                      "up" if up else "down", "updated" if complete else "NOT all updated",
                      len(self.agents), event.seconds * 1e3)
         return event
+
+    # ------------------------------------------------------------------ border choice
+    @property
+    def border_preference(self) -> dict[str, tuple[str, ...]]:
+        with self._lock:
+            return dict(self._borders)
+
+    def set_border_preference(self, preference: BorderPreference,
+                              timeout: float = 10.0) -> RepairEvent | None:
+        """Route each named foreign destination over the first of its ranked borders
+        ("SWITCH:PORT", ours) that is up (control/controller/border_routes.py). Returns
+        None if nothing changed, else the event (switch/port: the new first border of
+        some destination; seconds: until every switch holds the new routes)."""
+        start = time.monotonic()
+        wanted = {dest: tuple(ends) for dest, ends in preference.items()}
+        with self._lock:
+            if wanted == self._borders:
+                return None
+            self._borders = wanted
+            before = self._routes
+            self._distribute()
+            changed = self._routes != before
+            generations = dict(self._generations)
+        deadline = time.monotonic() + timeout
+        complete = all(agent.wait_applied(generations[name], max(0.0, deadline - time.monotonic()))
+                       for name, agent in self.agents.items())
+        first = next((ends[0] for ends in wanted.values() if ends), ":0")
+        switch, _, port = first.rpartition(":")
+        return RepairEvent(switch, int(port), True, time.monotonic() - start, complete, changed)
 
     # ------------------------------------------------------------------ adaptive spraying
     def adapt(self, occupancy: Mapping[PortKey, Measurement], now: float | None = None) -> bool:
