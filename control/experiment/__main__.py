@@ -1,11 +1,13 @@
-"""python -m control.experiment [--full] [--topology NAME] [--out DIR] (root): the
-leaf-spine experiment.
+"""python -m control.experiment [--full] [--topology NAME] [--out DIR] [--no-federation]
+(root): the leaf-spine experiment, then the two-domain federation demo.
 
-EXPERIMENT=full in the environment is the same as --full (the Makefile passes it on).
+EXPERIMENT=full in the environment is the same as --full, FEDERATION=off the same as
+--no-federation (the Makefile passes the environment on).
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -26,6 +28,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the fabric (topologies/NAME.toml; default %(default)s)")
     parser.add_argument("--out", type=Path, default=ROOT / "build/experiment",
                         help="output directory (default build/experiment)")
+    parser.add_argument("--no-federation", action="store_true",
+                        default=os.environ.get("FEDERATION") == "off",
+                        help="skip the two-domain demo after the fabric's report "
+                             "(also FEDERATION=off)")
     args = parser.parse_args(argv)
     if not can_run():
         print("control.experiment: needs root and `ip netns`", file=sys.stderr)
@@ -34,8 +40,11 @@ def main(argv: list[str] | None = None) -> int:
         print("control.experiment: build/fabric.json missing; run `make build`", file=sys.stderr)
         return 1
     plan = full_plan(args.topology) if args.full else default_plan(args.topology)
+    if args.no_federation:
+        plan = dataclasses.replace(plan, federation=None)
     outcome = run_experiment(plan, args.out)
-    return 0 if outcome.rows else 1
+    demo_ok = outcome.federation is None or not outcome.federation.error
+    return 0 if outcome.rows and demo_ok else 1
 
 
 if __name__ == "__main__":

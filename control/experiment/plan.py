@@ -139,6 +139,21 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Federation:
+    """The two-domain demo `make run` ends with (control/experiment/federation.py): a few
+    UEC transfers across the border each way on topologies/<topology>.toml, launched with
+    its <topology>.policy.toml, one controller and one collector per domain. Measured on
+    this 2-core machine (2026-12-02, shared): launch, four transfers of 32 KB, the stores
+    read and the plots drawn took 12 s at load average 6 and 37 s at 10-14 (other jobs).
+    FEDERATION=off (python -m control.experiment --no-federation) skips it."""
+    topology: str = "two_domains"
+    transfers: tuple[tuple[str, str], ...] = (("h1", "h3"), ("h2", "h4"), ("h3", "h1"),
+                                              ("h4", "h2"))
+    bytes_per_transfer: int = 32 * 1024
+    timeout_s: float = 60.0
+
+
+@dataclass(frozen=True)
 class Plan:
     """Rates set the time scale (SCALES per topology): on leaf_spine at 250 packets/s a
     leaf-spine link takes 4 ms per packet, slow enough that four Python switches on two
@@ -167,6 +182,7 @@ class Plan:
     pcap_cap_bytes: int = 4_000_000   # a longer capture keeps its first packets
     mixed_pps: float = 200.0         # the mixed case's leaf uplinks, in the switch's own queue
     topology: str = "leaf_spine"     # topologies/<topology>.toml; workloads name its hosts
+    federation: Federation | None = None   # the two-domain demo after the fabric's steps
 
     def settings(self) -> list[Setting]:
         """Each fabric setting once, in first-use order."""
@@ -221,7 +237,8 @@ def default_plan(topology: str = DEFAULT_TOPOLOGY) -> Plan:
                       + _modes(work.incast, size.incast) + _incast_variants(work.incast, size.incast)
                       + mixed_steps(work.mixed, size.mixed, size.mixed_tcp)),
                 link_pps=size.link_pps, bottleneck_pps=size.bottleneck_pps,
-                mixed_pps=size.mixed_pps, capture=Setting("round_robin"), topology=topology)
+                mixed_pps=size.mixed_pps, capture=Setting("round_robin"), topology=topology,
+                federation=Federation())
 
 
 def full_plan(topology: str = DEFAULT_TOPOLOGY) -> Plan:
@@ -236,7 +253,8 @@ def full_plan(topology: str = DEFAULT_TOPOLOGY) -> Plan:
     steps += mixed_steps(work.mixed, 4 * size.mixed, 4 * size.mixed_tcp)
     return Plan(tuple(steps), link_pps=size.link_pps, bottleneck_pps=size.bottleneck_pps,
                 mixed_pps=size.mixed_pps, flow_timeout_s=180.0, capture=Setting("round_robin"),
-                pcap_cap_bytes=2_000_000, topology=topology)   # 2 MB a file at most
+                pcap_cap_bytes=2_000_000, topology=topology,   # 2 MB a file at most
+                federation=Federation())
 
 
 def minimal_plan(nbytes: int = 96 * 1024) -> Plan:
@@ -249,3 +267,8 @@ def minimal_plan(nbytes: int = 96 * 1024) -> Plan:
 def mixed_plan(nbytes: int = 64 * 1024, tcp_bytes: int = 128 * 1024) -> Plan:
     """The mixed case alone, with and without partition queues (its integration test)."""
     return Plan(tuple(mixed_steps(MIXED, nbytes, tcp_bytes)), flow_timeout_s=40.0)
+
+
+def federation_plan(nbytes: int = 16 * 1024) -> Plan:
+    """The two-domain demo alone, small transfers (its integration test)."""
+    return Plan((), federation=Federation(bytes_per_transfer=nbytes, timeout_s=40.0))

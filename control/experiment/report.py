@@ -6,7 +6,8 @@ the INT reports each fabric's collector stored.
 Figures are drawn on matplotlib Figure objects with the Agg canvas, like
 control/collector/plots.py (whose per-node INT plot is reused here): no pyplot state.
 The per-port pcaps of the captured fabric are linked with how to decode them with
-tools/wireshark/p4fabric.lua.
+tools/wireshark/p4fabric.lua. A run with the two-domain demo ends with its "Federation"
+section (control/experiment/federation_report.py).
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from matplotlib.figure import Figure
 
 from control.collector.plots import plot_node, save_figure
 from control.collector.store import Store
+from control.experiment.federation import FederationOutcome
+from control.experiment.federation_report import federation_section
 from control.experiment.pcaps import Capture, summary
 from control.experiment.metrics import Row
 from control.experiment.plan import Plan
@@ -219,9 +222,10 @@ def pcap_section(captures: list[Capture], out: Path, plan: Plan) -> list[str]:
 
 
 def write_report(rows: list[Row], dbs: dict[str, Path], out: Path, plan: Plan,
-                 names: Mapping[int, str], captures: list[Capture] | None = None) -> Path:
+                 names: Mapping[int, str], captures: list[Capture] | None = None,
+                 federation: FederationOutcome | None = None) -> Path:
     """Every PNG, then report.html referencing them and the pcaps (relative paths);
-    ``names``: INT node id -> switch name."""
+    ``names``: INT node id -> switch name; ``federation``: the two-domain demo's section."""
     figures = [("Spine-link load per mode", plot_link_load(rows, out / "link-load.png")),
                ("Flow completion times", plot_fct_cdf(rows, out / "fct-cdf.png")),
                ("Incast goodput, credits and trimming", plot_incast(rows, out / "incast.png"))]
@@ -242,6 +246,8 @@ def write_report(rows: list[Row], dbs: dict[str, Path], out: Path, plan: Plan,
     body += [f"<h2>{html.escape(title)}</h2><img src=\"{path.name}\" alt=\"{html.escape(title)}\">"
              for title, path in figures]
     body += pcap_section(captures or [], out, plan)
+    if federation is not None:
+        body += federation_section(federation, out)
     report = out / "report.html"
     report.write_text("<!doctype html><html><head><meta charset=\"utf-8\"><title>p4sim "
                       "experiment</title></head><body>" + "\n".join(body) + "</body></html>\n")

@@ -14,6 +14,9 @@ fabric's collector store (fabricctl run --db) for its INT-driven weights.
 
 The plan's ``capture`` setting is launched with per-port pcaps into ``<out>/pcaps``
 (control/experiment/pcaps.py); the report links them.
+
+A plan with ``federation`` then runs the two-domain demo (control/experiment/federation.py)
+on its own fabric; the report gets its "Federation" section and the terminal its table.
 """
 from __future__ import annotations
 
@@ -21,16 +24,18 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from control.experiment.fabric import snapshot, topology_file, write_policy, write_topology
+from control.experiment.federation import FederationOutcome, run_federation
+from control.experiment.federation_report import format_federation
 from control.experiment.flows import run_flows
 from control.experiment.metrics import Row, failed_row, make_row
 from control.experiment.pcaps import Capture, collect, summary
 from control.experiment.plan import Plan, Setting, Step, Workload
+from control.experiment.progress import Progress
 from control.experiment.report import write_report
 from control.experiment.table import format_table
 from control.errors import ConfigError
@@ -45,26 +50,7 @@ class Outcome:
     elapsed_s: float
     int_dbs: dict[str, Path] = field(default_factory=dict)
     captures: list[Capture] = field(default_factory=list)   # of plan.capture's fabric
-
-
-class Progress:
-    """One line per step on ``stream``: which of how many, and the time so far."""
-
-    def __init__(self, total: int, stream: TextIO) -> None:
-        self.total, self.done, self.stream = total, 0, stream
-        self.started = time.monotonic()
-
-    def elapsed(self) -> float:
-        return time.monotonic() - self.started
-
-    def step(self, what: str) -> None:
-        self.done += 1
-        print(f"[{self.done}/{self.total} {self.elapsed():5.0f} s] {what}", file=self.stream,
-              flush=True)
-
-    def note(self, what: str) -> None:
-        print(f"[{self.done}/{self.total} {self.elapsed():5.0f} s] {what}", file=self.stream,
-              flush=True)
+    federation: FederationOutcome | None = None             # of plan.federation's demo
 
 
 def ordered_steps(plan: Plan) -> list[Step]:
@@ -83,7 +69,8 @@ def run_experiment(plan: Plan, out_dir: Path | str, *, stream: TextIO = sys.stde
     topology = write_topology(work / f"{plan.topology}.toml", plan.link_pps,
                               source=topology_file(plan.topology))
     steps = ordered_steps(plan)
-    progress = Progress(len(steps), stream)
+    demo = plan.federation
+    progress = Progress(len(steps) + (len(demo.transfers) if demo else 0), stream)
     rows: list[Row] = []
     dbs: dict[str, Path] = {}
     pcap_root = out / "pcaps"
@@ -111,15 +98,21 @@ def run_experiment(plan: Plan, out_dir: Path | str, *, stream: TextIO = sys.stde
             captures = collect(pcaps, plan.pcap_cap_bytes)
     order = list(dict.fromkeys(s.workload.name for s in plan.steps))
     rows.sort(key=lambda r: order.index(r.workload))
+    federation = run_federation(demo, out, progress) if demo else None
     names = {s.node_id: s.name for s in load_topology(str(topology)).switches}
-    report = write_report(rows, dbs, out, plan, names, captures)
+    report = write_report(rows, dbs, out, plan, names, captures, federation)
     elapsed = progress.elapsed()
-    print(format_table(rows, plan), flush=True)
+    if rows:
+        print(format_table(rows, plan), flush=True)
+    if federation is not None:
+        print(format_federation(federation), flush=True)
     if captures:
         print(f"pcaps of the {plan.capture.label if plan.capture else ''} fabric in {pcap_root}: "
               f"{summary(captures, plan.pcap_cap_bytes)}", flush=True)
-    print(f"experiment: {len(rows)} steps in {elapsed:.0f} s; report: {report}", flush=True)
-    return Outcome(rows, report, elapsed, dbs, captures)
+    demo_steps = f" + {len(federation.transfers)} federation transfers" if federation else ""
+    print(f"experiment: {len(rows)} steps{demo_steps} in {elapsed:.0f} s; report: {report}",
+          flush=True)
+    return Outcome(rows, report, elapsed, dbs, captures, federation)
 
 
 def _run_setting(plan: Plan, setting: Setting, steps: list[Step], topology: Path, db: Path,

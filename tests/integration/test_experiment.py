@@ -24,6 +24,7 @@ from control.experiment.plan import Plan
 from control.experiment.runner import Outcome
 from control.launch import ROOT
 from control.topology import Topology, load_topology
+from wire_formats.layers import PDS_CONTROL, PDS_NACK
 from lab.namespace import can_run
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -264,7 +265,8 @@ def test_telemetry_reports_carry_the_whole_path(run, decoded):
         assert hops[2] == _node(topology, src_leaf) and hops[1] in spine_nodes, frame
         assert frame.ints("int.hop.egress_port")[0] == topology.host(
             next(h.name for h in topology.hosts if h.ip == inner_dst)).port
-        assert frame.ints("uec.pds.type") in ([RUD_CC_REQ], [ACK_CC]), frame
+        # data, ACK_CC, or (when a queue trimmed) the receiver's NACK or credit
+        assert frame.ints("uec.pds.type") in ([RUD_CC_REQ], [ACK_CC], [PDS_NACK], [PDS_CONTROL]), frame
         seen_spines.add(hops[1])
         sinks.add(dst_leaf)
     assert seen_spines == spine_nodes       # the row's links all carried data
