@@ -168,13 +168,8 @@ class FabricController:
                 self._down.discard(key)
             else:
                 self._down.add(key)
-            before = self._routes
-            self._distribute()
-            changed = self._routes != before
-            generations = dict(self._generations)
-        deadline = time.monotonic() + timeout
-        complete = all(agent.wait_applied(generations[name], max(0.0, deadline - time.monotonic()))
-                       for name, agent in self.agents.items())
+            changed, generations = self._redistribute()
+        complete = self._wait_applied(generations, timeout)
         event = RepairEvent(switch, port, up, time.monotonic() - start, complete, changed)
         with self._lock:
             self.repairs.append(event)
@@ -183,6 +178,19 @@ class FabricController:
                      "up" if up else "down", "updated" if complete else "NOT all updated",
                      len(self.agents), event.seconds * 1e3)
         return event
+
+    def _redistribute(self) -> tuple[bool, dict[str, int]]:
+        """Recompute and push routes (lock held): whether they changed, and the
+        generation each switch must reach to hold them."""
+        before = self._routes
+        self._distribute()
+        return self._routes != before, dict(self._generations)
+
+    def _wait_applied(self, generations: Mapping[str, int], timeout: float) -> bool:
+        """True once every switch applied its generation, within one shared deadline."""
+        deadline = time.monotonic() + timeout
+        return all(agent.wait_applied(generations[name], max(0.0, deadline - time.monotonic()))
+                   for name, agent in self.agents.items())
 
     # ------------------------------------------------------------------ border choice
     @property
@@ -202,13 +210,8 @@ class FabricController:
             if wanted == self._borders:
                 return None
             self._borders = wanted
-            before = self._routes
-            self._distribute()
-            changed = self._routes != before
-            generations = dict(self._generations)
-        deadline = time.monotonic() + timeout
-        complete = all(agent.wait_applied(generations[name], max(0.0, deadline - time.monotonic()))
-                       for name, agent in self.agents.items())
+            changed, generations = self._redistribute()
+        complete = self._wait_applied(generations, timeout)
         first = next((ends[0] for ends in wanted.values() if ends), ":0")
         switch, _, port = first.rpartition(":")
         return RepairEvent(switch, int(port), True, time.monotonic() - start, complete, changed)
