@@ -7,7 +7,7 @@ needed and no global figure state is shared between threads or collectors.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -87,18 +87,24 @@ def plot_node(store: Store, node_id: int, path: Path | str,
         if queue:
             queue_ax.step(*zip(*queue), where="post", marker=".", linewidth=1, label=label)
     figure.suptitle(f"INT at {_node_label(node_id, names)}")
+    finish_hop_axes(latency_ax, queue_ax,
+                    "time since the first report (s)" if since is None else
+                    f"time (s), last {window:g} s of reports")
+    return save_figure(figure, Path(path))
+
+
+def finish_hop_axes(latency_ax: Any, queue_ax: Any, xlabel: str) -> None:
+    """Labels, grid and legend (or "no samples") of a per-hop latency / queue figure."""
     latency_ax.set_ylabel("hop latency (µs)")
     queue_ax.set_ylabel("queue occupancy (packets)")
     queue_ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    queue_ax.set_xlabel("time since the first report (s)" if since is None else
-                        f"time (s), last {window:g} s of reports")
+    queue_ax.set_xlabel(xlabel)
     for ax in (latency_ax, queue_ax):
         ax.grid(True, alpha=0.3)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
         else:
             ax.text(0.5, 0.5, "no samples", ha="center", va="center", transform=ax.transAxes)
-    return save_figure(figure, Path(path))
 
 
 def plot_paths(store: Store, path: Path | str, names: Mapping[int, str] | None = None,

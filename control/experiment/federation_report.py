@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
-from control.collector.plots import FIGSIZE_IN, save_figure
+from control.collector.plots import FIGSIZE_IN, finish_hop_axes, save_figure
 from control.collector.store import Store
 from control.experiment.federation import FederationOutcome
 from control.experiment.federation_stats import DomainSummary, FederatedPath
@@ -61,16 +60,7 @@ def plot_domain(domain: str, domain_id: int, data: dict[str, Any], path: Path) -
             queue_ax.step(*zip(*series["queue"]), where="post", marker=".", linewidth=0.8,
                           label=label)
     figure.suptitle(f"domain {domain} (id {domain_id}): INT at its own hops, from its collector")
-    latency_ax.set_ylabel("hop latency (µs)")
-    queue_ax.set_ylabel("queue occupancy (packets)")
-    queue_ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    queue_ax.set_xlabel("time since the domain's first report (s)")
-    for ax in (latency_ax, queue_ax):
-        ax.grid(True, alpha=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
-        else:
-            ax.text(0.5, 0.5, "no samples", ha="center", va="center", transform=ax.transAxes)
+    finish_hop_axes(latency_ax, queue_ax, "time since the domain's first report (s)")
     return save_figure(figure, path)
 
 
