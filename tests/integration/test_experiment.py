@@ -8,8 +8,6 @@ tshark are required: the tests fail, not skip, without them.
 """
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import shutil
 import subprocess
@@ -19,13 +17,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from control.experiment import minimal_plan, run_experiment
-from control.experiment.plan import Plan
-from control.experiment.runner import Outcome
+from control.experiment import minimal_plan
 from control.launch import ROOT
-from control.topology import Topology, load_topology
+from control.topology import Topology
+from experiment_run import ExperimentRun, run_plan
 from wire_formats.layers import PDS_CONTROL, PDS_NACK
-from lab.namespace import can_run
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 LUA = ROOT / "tools/wireshark/p4fabric.lua"
@@ -38,25 +34,10 @@ FIELDS = ("frame.number", "ip.src", "ip.dst", "ip.dsfield.dscp", "uec.pds.type",
           "_ws.malformed", "_ws.lua.error")
 
 
-@dataclass
-class Run:
-    plan: Plan
-    outcome: Outcome
-    table: str
-    out: Path
-    topology: Topology
-
-
 @pytest.fixture(scope="module")
-def run(tmp_path_factory) -> Run:
-    assert can_run(), "needs root and `ip netns`"
-    assert (ROOT / "build/fabric.json").exists(), "build/fabric.json missing: run `make build`"
+def run(tmp_path_factory) -> ExperimentRun:
     out = tmp_path_factory.mktemp("experiment")
-    plan = minimal_plan()
-    stdout = io.StringIO()
-    with contextlib.redirect_stdout(stdout):
-        outcome = run_experiment(plan, out, stream=io.StringIO())
-    return Run(plan, outcome, stdout.getvalue(), out, load_topology(str(out / "work/leaf_spine.toml")))
+    return run_plan(minimal_plan(), out, out / "work/leaf_spine.toml")
 
 
 def test_minimal_experiment_runs_measures_and_reports(run):

@@ -7,46 +7,25 @@ are required: the tests fail, not skip, without them.
 """
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
 from control.experiment.federation_report import DOMAIN_HEADER, PATH_HEADER
 from control.experiment.plan import (Federation, default_plan, federation_plan, full_plan,
                                      minimal_plan)
-from control.experiment.runner import Outcome, run_experiment
 from control.launch import ROOT
 from control.topology import Topology, load_topology
-from lab.namespace import can_run
+from experiment_run import ExperimentRun, run_plan
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 TOPOLOGY = ROOT / "topologies/two_domains.toml"
 
 
-@dataclass
-class Run:
-    outcome: Outcome
-    table: str
-    progress: str
-    out: Path
-    topology: Topology
-
-
 @pytest.fixture(scope="module")
-def run(tmp_path_factory) -> Run:
-    assert can_run(), "needs root and `ip netns`"
-    assert (ROOT / "build/fabric.json").exists(), "build/fabric.json missing: run `make build`"
-    out = tmp_path_factory.mktemp("experiment-federation")
-    stdout, progress = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(stdout):
-        outcome = run_experiment(federation_plan(), out, stream=progress)
-    return Run(outcome, stdout.getvalue(), progress.getvalue(), out,
-               load_topology(str(TOPOLOGY)))
+def run(tmp_path_factory) -> ExperimentRun:
+    return run_plan(federation_plan(), tmp_path_factory.mktemp("experiment-federation"), TOPOLOGY)
 
 
 def own_nodes(topology: Topology, domain: str) -> set[int]:

@@ -8,47 +8,24 @@ are required: the tests fail, not skip, without them.
 from __future__ import annotations
 
 import contextlib
-import io
 import re
 import sqlite3
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from control.experiment.plan import MIXED, Partitions, Plan, mixed_plan
-from control.experiment.runner import Outcome, run_experiment
-from control.launch import ROOT
+from control.experiment.plan import MIXED, Partitions, mixed_plan
+from experiment_run import ExperimentRun, run_plan
 from control.policy import load_policy
-from control.topology import Topology, load_topology
-from lab.namespace import can_run
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 QUEUES, ONE_QUEUE = "entropy, partition queues", "entropy, one queue"
 
 
-@dataclass
-class Run:
-    plan: Plan
-    outcome: Outcome
-    table: str
-    progress: str
-    out: Path
-    topology: Topology
-
-
 @pytest.fixture(scope="module")
-def run(tmp_path_factory) -> Run:
-    assert can_run(), "needs root and `ip netns`"
-    assert (ROOT / "build/fabric.json").exists(), "build/fabric.json missing: run `make build`"
+def run(tmp_path_factory) -> ExperimentRun:
     out = tmp_path_factory.mktemp("experiment-mixed")
-    plan = mixed_plan()
-    stdout, progress = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(stdout):
-        outcome = run_experiment(plan, out, stream=progress)
-    return Run(plan, outcome, stdout.getvalue(), progress.getvalue(), out,
-               load_topology(str(out / "work/leaf_spine.toml")))
+    return run_plan(mixed_plan(), out, out / "work/leaf_spine.toml")
 
 
 def test_both_queue_variants_run_and_deliver_every_byte(run):
