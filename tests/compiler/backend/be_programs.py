@@ -76,3 +76,24 @@ def run(tmp_path: Path, body: str, stf: str, locals_: str = "", globals_: str = 
 
 def packet(a: int, b: int, c: int, d: int) -> str:
     return f"{a:02x} {b:02x} {c:04x} {d:04x}"
+
+
+# The frame of a program whose test supplies its ingress control `I` (and what comes
+# before or after it): header h = {a: bit<8>, b: bit<16>}, other blocks empty.
+HEAD = """
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<16> b; }
+struct headers_t { h_t h; }
+struct meta_t { }
+parser P(packet_in p, out headers_t h, inout meta_t m, inout standard_metadata_t s) {
+    state start { p.extract(h.h); transition accept; }
+}
+control V(inout headers_t h, inout meta_t m) { apply { } }
+"""
+TAIL = """
+control E(inout headers_t h, inout meta_t m, inout standard_metadata_t s) { apply { } }
+control C(inout headers_t h, inout meta_t m) { apply { } }
+control D(packet_out p, in headers_t h) { apply { p.emit(h.h); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"""

@@ -13,23 +13,7 @@ from p4sim.compiler.driver import compile_program
 from p4sim.compiler.errors import CompileError
 from p4sim.switch.program import Program
 
-HEAD = """
-#include <core.p4>
-#include <v1model.p4>
-header h_t { bit<8> a; bit<16> b; }
-struct headers_t { h_t h; }
-struct meta_t { }
-parser P(packet_in p, out headers_t h, inout meta_t m, inout standard_metadata_t s) {
-    state start { p.extract(h.h); transition accept; }
-}
-control V(inout headers_t h, inout meta_t m) { apply { } }
-"""
-TAIL = """
-control E(inout headers_t h, inout meta_t m, inout standard_metadata_t s) { apply { } }
-control C(inout headers_t h, inout meta_t m) { apply { } }
-control D(packet_out p, in headers_t h) { apply { p.emit(h.h); } }
-V1Switch(P(), V(), I(), E(), C(), D()) main;
-"""
+from be_programs import HEAD, TAIL
 
 
 def compile_ingress(tmp_path: Path, body: str, before: str = "", after: str = ""):
