@@ -55,7 +55,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from control.errors import ConfigError, raise_all
 from control.federation.border_shaping import BorderShaping, shape_border_link
@@ -463,21 +463,35 @@ def start_controller(net: FabricNetwork, policy: str | Path, *, p4info: str | Pa
     return process
 
 
-def start_controllers(net: FabricNetwork, policy: str | Path, *, timeout: float = 120.0,
-                      extra: tuple[str, ...] = (), peering: bool = True) -> dict[str, ManagedProcess]:
+def start_controllers(net: FabricNetwork, policy: str | Path | Mapping[str, str | Path], *,
+                      timeout: float = 120.0,
+                      extra: tuple[str, ...] = (), peering: bool = True,
+                      domain_extra: Mapping[str, tuple[str, ...]] | None = None
+                      ) -> dict[str, ManagedProcess]:
     """One controller per declared domain (each its own switches), or the one fabricctl
     of a topology without domains (keyed by control.topology.DEFAULT_DOMAIN). With
     ``peering``, each domain's controller serves the peering API on a loopback port of
     the switch namespace (where every controller runs) and is given its peers' urls in
-    ``<log_dir>/peers.json`` (peering_urls)."""
+    ``<log_dir>/peers.json`` (peering_urls). ``domain_extra``: more fabricctl arguments
+    for some domains' controllers only (e.g. ``{"west": ("--border-by", "capacity")}``).
+    ``policy``: one file for every domain, or domain name -> its own (each domain its
+    partition ids and tags; the border links' VIDs join them)."""
+    policies = {d.name: policy for d in net.topology.effective_domains()} \
+        if isinstance(policy, (str, Path)) else dict(policy)
+    missing = [d.name for d in net.topology.effective_domains() if d.name not in policies]
+    if missing:
+        raise LaunchError(f"no policy for domain(s) {', '.join(missing)}")
     if not net.topology.domains:
-        return {DEFAULT_DOMAIN: start_controller(net, policy, timeout=timeout, extra=extra)}
+        return {DEFAULT_DOMAIN: start_controller(net, policies[DEFAULT_DOMAIN], timeout=timeout,
+                                                 extra=extra)}
     per_domain: dict[str, tuple[str, ...]] = {d.name: () for d in net.topology.domains}
     if peering:
         urls = write_peering_urls(net)
         per_domain = {name: ("--peering-port", url.rpartition(":")[2],
                              "--peers", str(net.log_dir / PEERS_FILE)) for name, url in urls.items()}
-    return {d.name: start_controller(net, policy, timeout=timeout, extra=(*extra, *per_domain[d.name]),
+    more = domain_extra or {}
+    return {d.name: start_controller(net, policies[d.name], timeout=timeout,
+                                     extra=(*extra, *per_domain[d.name], *more.get(d.name, ())),
                                      domain=d.name)
             for d in net.topology.domains}
 
@@ -680,16 +694,19 @@ def _collector_endpoint(topology: Topology) -> Endpoint | None:
     return Endpoint(collector.name, collector.ip, collector.mac, collector.switch, collector.port)
 
 
-def plan_launch(topology: str | Path, *, policy: str | Path | None = None,
+def plan_launch(topology: str | Path, *,
+                policy: str | Path | Mapping[str, str | Path] | None = None,
                 collector_db: str | Path | None = None, tag: str | None = None,
                 switch_binary: str | None = None, common_clock: bool = False) -> FabricNetwork:
     """A FabricNetwork, not yet entered, once every input the launch will use has been
     checked (topology, policy, build outputs, collector database, the machine); else a
-    ConfigError naming every problem's file, field and reason. Changes nothing."""
+    ConfigError naming every problem's file, field and reason. Changes nothing.
+    ``policy``: one file for every domain, or domain name -> its own (as
+    start_controllers takes it)."""
     net = FabricNetwork(topology, tag=tag, switch_binary=switch_binary,  # topology checks
                         common_clock=common_clock)
     try:
-        errors = _policy_problems(net, str(policy)) if policy is not None else []
+        errors = _policy_problems(net, policy) if policy is not None else []
         if collector_db is not None:
             db_dir = Path(collector_db).resolve().parent
             if not net.collectors:
@@ -706,20 +723,56 @@ def plan_launch(topology: str | Path, *, policy: str | Path | None = None,
     return net
 
 
-def _policy_problems(net: FabricNetwork, policy: str) -> list[ConfigError]:
+def _border_partition_problems(topology: Topology, policy: Policy, domain: str,
+                               path: str) -> list[ConfigError]:
+    """The domain's border mapping (topology links' partition VIDs against the policy's
+    partitions) as its controller would refuse it."""
+    from control.controller.partition_borders import PartitionBorderError, check_links, mapped, \
+        switch_links
+    if not mapped(topology, policy):
+        return []
+    problems = []
+    for switch in topology.domain(domain).borders:
+        try:
+            check_links(policy.partitions, switch_links(topology, switch), f"border {switch}")
+        except PartitionBorderError as exc:
+            problems.append(("interdomain_links.partitions", str(exc)))
+    return [ConfigError(path, problems)] if problems else []
+
+
+def _policy_problems(net: FabricNetwork,
+                     policy: str | Path | Mapping[str, str | Path]) -> list[ConfigError]:
     """What fabricctl would refuse, found before the switches start (in its order): the
-    policy file against the topology, the build outputs, INT's DSCP against the program."""
+    policy file(s) against the topology, the build outputs, INT's DSCP against the program."""
     errors: list[ConfigError] = []
     loaded: Policy | None = None
-    # Each domain's controller reads the policy against its own view (its collector).
+    loaded_path = ""
+    # Each domain's controller reads its policy against its own view (its collector).
     views = ([domain_view(net.topology, d.name) for d in net.topology.domains]
              or [net.topology])
-    for view in views:
+    domains: list[str | None] = [d.name for d in net.topology.domains] or [None]
+    per_domain = {} if isinstance(policy, (str, Path)) else dict(policy)
+    unknown = sorted(set(per_domain) - {d or DEFAULT_DOMAIN for d in domains})
+    if unknown:
+        errors.append(ConfigError(str(net.topology_path or "(topology)"), [
+            ("domains", f"a policy is given for {', '.join(unknown)}, which the topology "
+                        f"does not declare")]))
+    for view, domain in zip(views, domains):
+        path = str(policy) if isinstance(policy, (str, Path)) \
+            else str(per_domain.get(domain or DEFAULT_DOMAIN, ""))
+        if not path:
+            errors.append(ConfigError(str(net.topology_path or "(topology)"), [
+                ("domains", f"no policy for domain {domain or DEFAULT_DOMAIN}")]))
+            continue
         try:
-            loaded = load_policy(policy, view)
+            loaded = load_policy(path, view)
         except ConfigError as exc:
             if exc.render() not in {e.render() for e in errors}:
                 errors.append(exc)
+            continue
+        if domain is not None:
+            errors += _border_partition_problems(net.topology, loaded, domain, path)
+        loaded_path = path
     if errors:
         loaded = None
     device_json = ROOT / "build/fabric.json"
@@ -732,8 +785,31 @@ def _policy_problems(net: FabricNetwork, policy: str) -> list[ConfigError]:
         try:
             check_int_dscp(device_json.read_bytes(), loaded.int.dscp, where=str(device_json))
         except IntDscpError as exc:
-            errors.append(ConfigError(policy, [("int.dscp", str(exc))]))
+            errors.append(ConfigError(loaded_path, [("int.dscp", str(exc))]))
     return errors
+
+
+def _policy_argument(parser: Any, topology: str, policy: str | None,
+                     domain_policies: list[str]) -> str | dict[str, str] | None:
+    """--policy alone, or domain -> file: --domain-policy's, the other domains taking
+    --policy (a domain left without one is refused by plan_launch, naming it)."""
+    if not domain_policies:
+        return policy
+    chosen: dict[str, str] = {}
+    for item in domain_policies:
+        domain, sep, path = item.partition("=")
+        if not sep or not domain or not path:
+            parser.error(f"--domain-policy {item!r}: expected DOMAIN=FILE")
+        if domain in chosen:
+            parser.error(f"--domain-policy: domain {domain} given twice")
+        chosen[domain] = path
+    if policy is not None:
+        try:
+            names = [d.name for d in load_topology(topology).effective_domains()]
+        except ConfigError:  # plan_launch reports the topology's problems
+            names = []
+        chosen = {**{name: policy for name in names}, **chosen}
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -745,6 +821,9 @@ def main(argv: list[str] | None = None) -> int:
                                      description=main.__doc__.splitlines()[0] if main.__doc__ else None)
     parser.add_argument("topology")
     parser.add_argument("--policy", help="run fabricctl with this policy once the switches listen")
+    parser.add_argument("--domain-policy", action="append", default=[], metavar="DOMAIN=FILE",
+                        help="this domain's controller reads FILE instead of --policy "
+                             "(repeat per domain; each domain its own partition tags)")
     parser.add_argument("--collector-db", help="run the collector, storing reports in this SQLite file "
                                                "(with domains: one collector each, in F's stem + "
                                                "-<collector> + F's suffix)")
@@ -753,8 +832,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="p4sim-switch only: INT timestamps from one host clock, comparable "
                              "across switches (default: each switch's own start, as BMv2)")
     args = parser.parse_args(argv)
+    policy = _policy_argument(parser, args.topology, args.policy, args.domain_policy)
     try:  # every input checked before anything is created; the same message as fabricctl
-        planned = plan_launch(args.topology, policy=args.policy, collector_db=args.collector_db,
+        planned = plan_launch(args.topology, policy=policy, collector_db=args.collector_db,
                               tag=args.tag, common_clock=args.common_clock)
     except ConfigError as exc:
         print(exc.render(), file=sys.stderr)
@@ -769,8 +849,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.collector_db:
                 for name, db in collector_databases(net, args.collector_db).items():
                     start_collector(net, db, collector=name)
-            if args.policy:
-                start_controllers(net, args.policy)
+            if policy is not None:
+                start_controllers(net, policy)
             print(f"switches in namespace {net.switch_ns}: "
                   + ", ".join(f"{s.name} ({s.grpc})" for s in net.topology.switches))
             for domain in net.topology.domains:

@@ -55,6 +55,10 @@ Domains (optional; a file without them is one domain, see Topology.effective_dom
     b = "e-border1:5"
     latency = "5ms"          # one way: a number and us | ms | s
     rate = "100mbit"         # a number and bit | kbit | mbit | gbit | tbit (decimal)
+    allow_untagged = true    # optional (default true): the shared partition 0 crosses untagged
+    [interdomain_links.partitions]   # optional: the VID each partition crosses this link
+    tenant-a = 700           # with (partitions match by name; each domain's own tag
+                             # is its policy's); a partition not named here cannot cross
 
 An inter-domain link is also in Topology.links (it is a link the launcher wires and routing
 crosses); Topology.interdomain_links adds its latency and rate (tc netem + tbf:
@@ -163,6 +167,10 @@ class InterDomainLink:
     b_port: int
     latency_us: int  # one way
     rate_bps: int
+    # (partition name, VID on this link), and whether partition 0 crosses untagged:
+    # the border's partition mapping (control/controller/partition_borders.py).
+    partitions: tuple[tuple[str, int], ...] = ()
+    allow_untagged: bool = True
 
     def link(self) -> Link:
         """The plain link (what the launcher wires and routing crosses)."""
@@ -467,11 +475,40 @@ def _read_interdomain_link(r: Reader) -> InterDomainLink | None:
     ends = _link_ends(r)
     latency = _unit_value(r, "latency", parse_latency)
     rate = _unit_value(r, "rate", parse_rate)
+    allow = r.raw("allow_untagged", required=False)
+    if allow is not None and not isinstance(allow, bool):
+        r.problems.add(f"{r.where}.allow_untagged", f"{allow!r} is not true or false")
+    partitions = _link_partitions(r)
     r.reject_unknown()
     if ends is None or latency is None or rate is None:
         return None
     (a_sw, a_port), (b_sw, b_port) = ends
-    return InterDomainLink(a_sw, a_port, b_sw, b_port, latency, rate)
+    return InterDomainLink(a_sw, a_port, b_sw, b_port, latency, rate, partitions,
+                           allow is not False)
+
+
+def _link_partitions(r: Reader) -> tuple[tuple[str, int], ...]:
+    """An inter-domain link's ``partitions`` table: partition name -> VID 1..4094, one
+    partition per VID (whether the names are the policy's is checked with the policy)."""
+    raw = r.raw("partitions", required=False)
+    if raw is None:
+        return ()
+    where = f"{r.where}.partitions"
+    if not isinstance(raw, dict):
+        r.problems.add(where, "must be a table of partition name = VID")
+        return ()
+    found: list[tuple[str, int]] = []
+    on_vid: dict[int, str] = {}
+    for name, vid in raw.items():
+        if not isinstance(vid, int) or isinstance(vid, bool) or not 1 <= vid <= 4094:
+            r.problems.add(f"{where}.{name}", f"VID {vid!r} is not an integer in 1..4094")
+        elif vid in on_vid:
+            r.problems.add(f"{where}.{name}", f"VID {vid} is already partition "
+                           f"{on_vid[vid]!r}'s on this link")
+        else:
+            on_vid[vid] = name
+            found.append((str(name), vid))
+    return tuple(found)
 
 
 def _unit_value(r: Reader, name: str, parse: Callable[[object], int]) -> int | None:

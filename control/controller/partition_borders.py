@@ -15,6 +15,12 @@ partition for that link. fabric.p4 (p4src/include/control/partition.p4):
 
 A border port must not also be given ``tag_ports``/``partitions`` entries: the border
 tables decide for it. A switch with no border links gets no items and behaves as before.
+
+In a launched federated fabric the mapping comes from the topology's
+``[[interdomain_links]]`` (``partitions``: name -> VID on that link, ``allow_untagged``),
+which both domains' operators agree on, and from each domain's policy (partition names
+to its own ids and in-domain tags): ``switch_links`` and ``switch_border_items``. The
+in-domain tag may differ from domain to domain; only the link's VID is shared.
 """
 from __future__ import annotations
 
@@ -24,7 +30,8 @@ from typing import Any, Mapping, Sequence
 from control.controller.state import STAGE_TABLE, Item, item
 from control.p4rt.entities import P4Names
 from control.peering.summary import SHARED_PARTITION, SHARED_PARTITION_NAME
-from control.policy import Partition
+from control.policy import Partition, Policy
+from control.topology import Topology
 from wire_formats.layers import CPU_PORT
 
 BORDER_PORTS = "FabricIngress.partition.border_ports"
@@ -130,6 +137,40 @@ def check_links(partitions: Sequence[Partition], links: Sequence[BorderLink],
     return resolved
 
 
+def switch_links(topo: Topology, switch: str) -> list[BorderLink]:
+    """``switch``'s ends of the topology's inter-domain links, as border links with the
+    VIDs the topology gives them (toward the domain at the other end)."""
+    links = []
+    for idl in topo.interdomain_links:
+        for (sw, port), other in (((idl.a_switch, idl.a_port), idl.b_switch),
+                                  ((idl.b_switch, idl.b_port), idl.a_switch)):
+            if sw == switch:
+                links.append(BorderLink(topo.domain_of(other).name, port, dict(idl.partitions),
+                                        idl.allow_untagged))
+    return links
+
+
+def mapped(topo: Topology, policy: Policy) -> bool:
+    """Whether the border tables are programmed at all: the policy has partitions or a
+    link names some (else borders carry untagged shared traffic as any fabric link)."""
+    return bool(policy.partitions) or any(idl.partitions for idl in topo.interdomain_links)
+
+
+def border_port_numbers(topo: Topology, policy: Policy, switch: str) -> set[int]:
+    """The ports of ``switch`` the border tables decide for (none if not ``mapped``):
+    leave them out of the fabric ports given tag_ports / partitions entries."""
+    return {link.port for link in switch_links(topo, switch)} if mapped(topo, policy) else set()
+
+
+def switch_border_items(names: P4Names, topo: Topology, policy: Policy, switch: str) -> list[Item]:
+    """The border tables' entries for ``switch`` (none off the borders, or if not
+    ``mapped``); PartitionBorderError for a link naming a partition the policy lacks."""
+    if not mapped(topo, policy):
+        return []
+    return border_items(names, policy.partitions, switch_links(topo, switch),
+                        f"topology [[interdomain_links]] at {switch}")
+
+
 def border_items(names: P4Names, partitions: Sequence[Partition],
                  links: Sequence[BorderLink], source: str = "border mapping") -> list[Item]:
     """The entries of the border tables for ``links`` (none for no links)."""
@@ -153,3 +194,7 @@ def border_items(names: P4Names, partitions: Sequence[Partition],
             items.append(item(STAGE_TABLE, table_entry=names.table_entry(
                 BORDER_TAG_OUT, {"egress_port": port, "partition": 0}, BORDER_UNTAGGED)))
     return items
+
+
+__all__ = ["BorderLink", "PartitionBorderError", "border_items", "border_port_numbers",
+           "check_links", "links_from_mapping", "mapped", "switch_border_items", "switch_links"]

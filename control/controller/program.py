@@ -18,6 +18,7 @@ from control.p4rt.entities import P4Names
 from control.policy import Policy, WatchEntry
 from control.routing import Route, link_between
 from control.controller.int_domains import border_ports, domain_items, switch_borders
+from control.controller.partition_borders import border_port_numbers, switch_border_items
 from control.topology import Domain, Host, Topology, router_mac, switch_ip
 
 SELECTOR = "FabricIngress.routing.multipath_selector"
@@ -103,6 +104,8 @@ def switch_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Rou
     items = _route_items(names, plan, switch, mine, weights)
     items += class_mode_items(names, plan.policy)
     items += _partition_items(names, plan, switch)
+    if plan.domain is not None:  # partitions across borders: link VIDs <-> our partitions
+        items += switch_border_items(names, plan.topo, plan.policy, switch)
     items += _threshold_items(names, plan, switch)
     items += _credit_items(names, plan, switch)
     if plan.policy.int.enabled and plan.topo.collector is not None:
@@ -191,8 +194,9 @@ def _partition_items(names: P4Names, plan: FabricPlan, switch: str) -> list[Item
     if not policy.partitions:
         return []
     items: list[Item] = []
+    borders = border_port_numbers(plan.topo, policy, switch) if plan.domain is not None else set()
     fabric_ports = sorted(p for p in plan.topo.all_ports(switch)
-                          if link_between(plan.topo, switch, p) is not None)
+                          if link_between(plan.topo, switch, p) is not None and p not in borders)
     for part in policy.partitions:
         for sw, port in part.members:
             if sw != switch:
