@@ -14,10 +14,14 @@ latency), the chosen border link cut mid-transfer, and three figures:
   its window is spent it sends again at its retransmission timeout (floor 0.35 s,
   endpoints/), not when the fabric is repaired.
 
-Each run is two transfers (with the probe, then without); between transfers the link is
-restored and the bench waits until both controllers route over w-bd1 again.
+Each run is two transfers (with the probe, then without) per failure: ``link`` cuts
+the chosen border link, ``switch`` kills the chosen border switch's process (w-bd1; its
+interfaces stay up, so the west controller sees it only as a lost P4Runtime connection,
+and east moves on west's summary; no "repaired" line then: the repair column is "-").
+Between transfers the link is restored or the switch restarted, and the bench waits
+until both controllers route over w-bd1 again.
 
-    .venv/bin/python bench/federation_failover.py [--runs N] [--bytes N]
+    .venv/bin/python bench/federation_failover.py [--runs N] [--bytes N] [--failure link|switch|both]
 """
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from control.federation.failover import measure_failover, repair_ms
+from control.federation.failover import FAILURES, measure_failover, repair_ms
 from control.launch import FabricNetwork, start_controllers
 from lab.namespace import can_run
 from lab.process import ManagedProcess
@@ -55,41 +59,52 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--bytes", type=int, default=1024 * 1024)
+    parser.add_argument("--failure", choices=(*FAILURES, "both"), default="both")
     args = parser.parse_args(argv)
+    failures = FAILURES if args.failure == "both" else (args.failure,)
     if not can_run():
         print("needs root and `ip netns`", file=sys.stderr)
         return 2
-    series: dict[str, list[float]] = {"repair": [], "fabric": [], "transfer": []}
-    cuts = 0
+    series: dict[str, list[float]] = {}
+    cuts = links = 0
     with tempfile.TemporaryDirectory(prefix="fed-failover-") as work, \
             FabricNetwork(TOPOLOGY, tag=f"bf{os.getpid()}") as net:
         controllers = start_controllers(net, POLICY)
-        print(f"{'run':>4} {'series':>9} {'repair ms':>10} {'first packet ms':>16} {'bytes ok':>9}")
+        print(f"{'run':>4} {'failure':>8} {'series':>9} {'repair ms':>10} {'first packet ms':>16} "
+              f"{'bytes ok':>9}")
         for run in range(1, args.runs + 1):
-            for label, probe in (("fabric", PROBE_S), ("transfer", None)):
-                cuts += 1
-                wait_chosen_again(controllers, cuts)
-                result = measure_failover(net, "h1", "h3", args.bytes,
-                                          Path(work) / f"run{run}-{label}", CHOSEN, OTHER,
-                                          probe_interval=probe)
-                transfer = result.transfer
-                whole = transfer is not None and transfer.delivered_bytes == args.bytes \
-                    and transfer.sender["sha256"] == transfer.delivered_sha256
-                wait_until(lambda: len(repair_ms(controllers["west"].output, *CHOSEN)) >= cuts,
-                           "the west controller's repair line", 30)
-                repair = repair_ms(controllers["west"].output, *CHOSEN)[cuts - 1]
-                first = result.to_first_sent_s
-                series["repair"].append(repair)
-                if first is not None:
-                    series[label].append(first * 1e3)
-                shown = "-" if first is None else f"{first * 1e3:.1f}"
-                print(f"{run:>4} {label:>9} {repair:>10.1f} {shown:>16} {'yes' if whole else 'NO':>9}"
-                      + (f"  ({'; '.join(result.notes)})" if result.notes else ""), flush=True)
-                net.set_link_up(*CHOSEN)
+            for failure in failures:
+                for label, probe in (("fabric", PROBE_S), ("transfer", None)):
+                    cuts += 1
+                    wait_chosen_again(controllers, cuts)
+                    result = measure_failover(net, "h1", "h3", args.bytes,
+                                              Path(work) / f"run{run}-{failure}-{label}", CHOSEN,
+                                              OTHER, probe_interval=probe, failure=failure)
+                    transfer = result.transfer
+                    whole = transfer is not None and transfer.delivered_bytes == args.bytes \
+                        and transfer.sender["sha256"] == transfer.delivered_sha256
+                    shown_repair = "-"
+                    if failure == "link":
+                        links += 1
+                        wait_until(lambda: len(repair_ms(controllers["west"].output, *CHOSEN)) >= links,
+                                   "the west controller's repair line", 30)
+                        repair = repair_ms(controllers["west"].output, *CHOSEN)[links - 1]
+                        series.setdefault("link repair", []).append(repair)
+                        shown_repair = f"{repair:.1f}"
+                    first = result.to_first_sent_s
+                    if first is not None:
+                        series.setdefault(f"{failure} {label}", []).append(first * 1e3)
+                    shown = "-" if first is None else f"{first * 1e3:.1f}"
+                    print(f"{run:>4} {failure:>8} {label:>9} {shown_repair:>10} {shown:>16} "
+                          f"{'yes' if whole else 'NO':>9}"
+                          + (f"  ({'; '.join(result.notes)})" if result.notes else ""), flush=True)
+                    if failure == "link":
+                        net.set_link_up(*CHOSEN)
+                    else:
+                        net.restart_switch(CHOSEN[0])
         for label, values in series.items():
-            if values:
-                print(f"{label} ms: median {statistics.median(values):.1f} ms, min {min(values):.1f}, "
-                      f"max {max(values):.1f} over {len(values)} runs")
+            print(f"{label} ms: median {statistics.median(values):.1f} ms, min {min(values):.1f}, "
+                  f"max {max(values):.1f} over {len(values)} runs")
     return 0
 
 

@@ -100,6 +100,12 @@ class SwitchAgent:
     def connected(self) -> bool:
         return self._conn is not None
 
+    @property
+    def lost(self) -> bool:
+        """Connected once and not now (e.g. the switch process died): nothing it is
+        sent can apply until it comes back."""
+        return self._ever_connected and self._conn is None
+
     def installed(self) -> dict[Key, Item]:
         with self._cond:
             return dict(self._installed)

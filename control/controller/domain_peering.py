@@ -3,10 +3,13 @@
 
 Runs beside a FabricController made with ``domain=``. It serves the peering API
 (control/peering/server.py) on a loopback port, builds the domain's summary (border
-health from the controller's down ports, which its link watcher keeps; latency per
-border from the domain collector's store when given, else 0 "given": the in-domain
-links carry no latency in the topology, the inter-domain link's own is added by
-border_choice), and pushes it to every peer each ttl/3 and at once when one of its
+health from the controller's down ports, which its link watcher keeps, and from its
+agents: a border switch the controller has lost, e.g. its process died, is down with
+all its links; latency per border from the domain collector's store when given, else 0
+"given": the in-domain links carry no latency in the topology, the inter-domain link's
+own is added by border_choice; load per border link from the switches' port_tx
+counters, control/peering/border_load.py, so capacity is rate - measured load), and
+pushes it to every peer each ttl/3 and at once when one of its
 borders changes. Every ``interval`` it ranks the borders for each foreign host
 (choose_border, in the host's partition) and hands the ranking to the controller,
 which reprograms the routes when it changed: a border down at our side, a peer
@@ -21,7 +24,9 @@ from typing import Callable, Mapping
 
 from control.controller.fabric import FabricController, RepairEvent
 from control.peering.border_choice import choose_border
-from control.peering.build import build_summary, local_borders, peer_domains, policy_partitions
+from control.peering.border_load import BorderLoad
+from control.peering.build import (build_summary, domain_border_links, local_borders, peer_domains,
+                                   policy_partitions)
 from control.peering.client import PeeringError, push_to_peers
 from control.peering.int_latency import border_latency
 from control.peering.peers import DEFAULT_TTL_S, Clock, PeerTable
@@ -44,10 +49,12 @@ class DomainPeering:
                  by: str = "latency", percentile: str = "p50", ttl_s: float = DEFAULT_TTL_S,
                  db: str | None = None, interval: float = 0.05,
                  on_choice: ChoiceChange | None = None, clock: Clock = time.monotonic,
-                 apply_timeout: float = 10.0):
+                 apply_timeout: float = 10.0, load: BorderLoad | None = None):
         """``topo``: the whole federated topology; ``peer_urls``: peer domain -> its API
         url (peers without one are held but never pushed to); ``clock``: the peer
-        table's (expiry); ``apply_timeout``: how long a reprogramming is waited for."""
+        table's (expiry); ``apply_timeout``: how long a reprogramming is waited for;
+        ``load``: what measures our border links' load (default: port_tx counter
+        reads of our border switches)."""
         self.controller = controller
         self.topo = topo
         self.policy = policy
@@ -64,7 +71,10 @@ class DomainPeering:
         self.peer_urls = {name: url for name, url in (peer_urls or {}).items()
                           if name in self.table.peers}
         self._ends = [link.local for link in local_borders(topo, domain, {})]
+        self.rates = {link.local: rate for link, rate in domain_border_links(topo, domain)}
+        self.load = load or BorderLoad(topo, controller.names, self._ends)
         self._last_seen: dict[str, float] = {}
+        self._seen_connected: set[str] = set()  # border switches whose agent has connected
         self._serial = 0
         self._published_up: dict[str, bool] | None = None
         self._push_now = threading.Event()
@@ -77,6 +87,7 @@ class DomainPeering:
         return self.server.url
 
     def start(self) -> "DomainPeering":
+        self.load.start()
         self.publish()
         self.server.start()
         for target, name in ((self._choose_loop, "peering-choice"), (self._push_loop, "peering-push")):
@@ -90,16 +101,25 @@ class DomainPeering:
         self._push_now.set()
         for thread in self._threads:
             thread.join(timeout=10)
+        self.load.stop()
         self.server.close()
 
     # -- our summary ----------------------------------------------------------------------
     def local_up(self) -> dict[str, bool]:
-        """Our end of each inter-domain link: up unless the controller holds it down."""
+        """Our end of each inter-domain link: up unless the controller holds it down or
+        lost its connection to the switch (a dead switch leaves its links' carrier up:
+        the link watch cannot see it, the agent's health check does). A switch not yet
+        connected once is not held down: nothing is known of it yet."""
         down = self.controller.down_ports
+        agents = self.controller.agents
         up = {}
         for end in self._ends:
             switch, _, port = end.rpartition(":")
-            up[end] = (switch, int(port)) not in down
+            connected = agents[switch].connected
+            if connected:
+                self._seen_connected.add(switch)
+            lost = not connected and switch in self._seen_connected
+            up[end] = (switch, int(port)) not in down and not lost
         return up
 
     def publish(self) -> Summary:
@@ -119,7 +139,7 @@ class DomainPeering:
         health = {end: Health(up[end], self._last_seen.get(end)) for end in self._ends}
         self._serial = max(self._serial + 1, int(now * 1000))
         summary = build_summary(self.topo, self.policy, self.domain, serial=self._serial, now=now,
-                                latency=latency, health=health)
+                                latency=latency, health=health, load_bps=self.load.load_bps())
         self.server.set_summary(summary)
         self._published_up = up
         return summary
@@ -145,7 +165,8 @@ class DomainPeering:
     def preference(self) -> dict[str, tuple[str, ...]]:
         """Each foreign host -> our link ends to it, best first (healthy ones only)."""
         up = self.local_up()
-        borders = local_borders(self.topo, self.domain, up)
+        borders = local_borders(self.topo, self.domain, up,
+                                available_bps=self.load.available_bps(self.rates))
         states = self.table.states()
         owner = {member: p.id for p in self.policy.partitions for member in p.members}
         own_hosts = set(self.topo.domain(self.domain).hosts)

@@ -187,10 +187,13 @@ class FabricController:
         return self._routes != before, dict(self._generations)
 
     def _wait_applied(self, generations: Mapping[str, int], timeout: float) -> bool:
-        """True once every switch applied its generation, within one shared deadline."""
+        """True once every reachable switch applied its generation, within one shared
+        deadline. A switch the controller has lost (its process died) is not waited
+        for: it resyncs when it returns, and waiting would only delay the report of a
+        repair the others already hold."""
         deadline = time.monotonic() + timeout
         return all(agent.wait_applied(generations[name], max(0.0, deadline - time.monotonic()))
-                   for name, agent in self.agents.items())
+                   for name, agent in self.agents.items() if not agent.lost)
 
     # ------------------------------------------------------------------ border choice
     @property

@@ -1,7 +1,9 @@
 """Border failover, measured on a launched federated fabric (issue 15, item 4).
 
 A UEC transfer runs across the chosen border; the border link is cut (both ends, as a
-pulled cable: FabricNetwork.set_link_down); the figure is the time from the cut to the
+pulled cable: FabricNetwork.set_link_down), or the border switch's process is killed
+(FabricNetwork.kill_switch: its interfaces stay up, so only the controller's lost
+connection tells, control/controller/domain_peering.py); the figure is the time from the cut to the
 first packet on the other border's link, read from the switch-side interfaces' packet
 counters (/proc/thread-self/net/dev on a thread inside the switches' namespace, polled
 every POLL_S: the figure's resolution). tests/federation/test_fed_failover.py asserts
@@ -22,6 +24,7 @@ from control.launch import FabricNetwork, RunningTransfer, Transfer, interface_n
 from lab.readiness import wait_until
 
 POLL_S = 0.002
+FAILURES = ("link", "switch")  # cut the chosen border link, or kill the chosen border switch
 
 
 def interface_counters(dev_text: str) -> dict[str, tuple[int, int]]:
@@ -94,8 +97,9 @@ class Probe:
     a thread in ``src``'s namespace: traffic that never waits on a retransmission timer,
     so the first packet on the other border shows when the fabric carries it."""
 
-    def __init__(self, net: FabricNetwork, src: str, dst: str, interval: float):
-        self.net, self.src, self.interval = net, src, interval
+    def __init__(self, net: FabricNetwork, src: str, dst: str, interval: float, size: int = 0):
+        """``size``: each datagram's payload padded to this many bytes (a load)."""
+        self.net, self.src, self.interval, self.size = net, src, interval, size
         self.address = (net.endpoints[dst].ip, PROBE_PORT)
         self.sent = 0
         self._stop = threading.Event()
@@ -107,7 +111,8 @@ class Probe:
             sock.bind((self.net.endpoints[self.src].ip, 0))
             while not self._stop.wait(self.interval):
                 try:
-                    sock.sendto(b"failover probe %d" % self.sent, self.address)
+                    sock.sendto((b"failover probe %d " % self.sent).ljust(self.size, b"."),
+                                self.address)
                     self.sent += 1
                 except OSError:  # e.g. an ICMP error queued on the socket: keep probing
                     continue
@@ -140,13 +145,16 @@ class FailoverRun:
 def measure_failover(net: FabricNetwork, src: str, dst: str, nbytes: int, work_dir: str | Path,
                      chosen: tuple[str, int], other: tuple[str, int], *,
                      cut_after: float = 0.125, hold_at: float = 0.75,
-                     probe_interval: float | None = None, timeout: float = 300.0) -> FailoverRun:
+                     probe_interval: float | None = None, timeout: float = 300.0,
+                     failure: str = "link") -> FailoverRun:
     """Transfer ``nbytes`` ``src`` -> ``dst``; once ``cut_after`` of it arrived, cut the
-    link at ``chosen``; wait (up to ``timeout``) for a packet on ``other``'s link; let
+    link at ``chosen`` (``failure`` "link") or kill ``chosen``'s switch ("switch"); wait (up to ``timeout``) for a packet on ``other``'s link; let
     the transfer finish. The sender holds at ``hold_at`` of the data until the
     measurement is taken, so the cut always falls inside the transfer. With
     ``probe_interval`` a Probe runs alongside (the first packet is then the fabric's
     figure; without, the sender's: it resumes at its retransmission timeout)."""
+    if failure not in FAILURES:
+        raise ValueError(f"failure: {failure!r} is not one of {', '.join(FAILURES)}")
     a, b = interface_name(*chosen), interface_name(*other)
     with ExitStack() as stack:
         watch = stack.enter_context(CounterWatch(net, [a, b]))
@@ -161,7 +169,7 @@ def measure_failover(net: FabricNetwork, src: str, dst: str, nbytes: int, work_d
             if "sender paused at" in running.sender.output:
                 notes.append("the sender had reached its hold point before the cut")
             before = watch.latest()
-            began = net.set_link_down(*chosen)
+            began = _fail(net, chosen, failure)
             wait_until(lambda: _tx_after(watch, b, began) is not None,
                        f"a packet sent on {b} after the cut", timeout)
             first_any = watch.first_change_after(b, began)
@@ -176,6 +184,15 @@ def measure_failover(net: FabricNetwork, src: str, dst: str, nbytes: int, work_d
     return FailoverRun(None if first_tx is None else first_tx - began,
                        None if first_any is None else first_any - began,
                        before, after, start, transfer, notes)
+
+
+def _fail(net: FabricNetwork, chosen: tuple[str, int], failure: str) -> float:
+    """Make the failure; returns the time.monotonic() just before it."""
+    if failure == "link":
+        return net.set_link_down(*chosen)
+    began = time.monotonic()
+    net.kill_switch(chosen[0])
+    return began
 
 
 def _tx_after(watch: CounterWatch, interface: str, when: float) -> float | None:
@@ -208,5 +225,5 @@ def describe(run: FailoverRun) -> dict[str, Any]:
             "notes": run.notes}
 
 
-__all__ = ["CounterWatch", "FailoverRun", "describe", "interface_counters", "measure_failover",
+__all__ = ["CounterWatch", "FAILURES", "FailoverRun", "Probe", "describe", "interface_counters", "measure_failover",
            "read_counters", "repair_ms"]

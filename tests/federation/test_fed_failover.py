@@ -7,7 +7,7 @@ h1 -> h3 runs over w-bd1; its link is cut; the transfer must complete with every
 over w-bd2. The time from the cut to the first packet on w-bd2 is printed (no
 threshold: bench/federation_failover.py gives it over N runs); a small probe flow runs
 beside the transfer so the figure is the fabric's, not the sender's retransmission
-timer."""
+timer. Then the same with w-bd1's switch process killed instead of its link cut."""
 from __future__ import annotations
 
 import json
@@ -21,6 +21,7 @@ import pytest
 from control.federation.failover import describe, measure_failover
 from control.launch import FabricNetwork, interface_name, peering_urls, start_controllers
 from lab.process import ManagedProcess
+from lab.readiness import wait_until
 
 pytestmark = pytest.mark.netns
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,3 +94,39 @@ def test_cut_border_link_fails_over_to_the_other_border_with_every_byte_delivere
           f"{sent_chosen} packets over the chosen border before, {moved} over the other after"
           + (f" ({'; '.join(run.notes)})" if run.notes else ""))
     assert run.to_first_sent_s is not None and run.to_first_sent_s > 0
+
+
+def test_killed_border_switch_fails_over_to_the_other_border_with_every_byte_delivered(fabric):
+    net, controllers, work = fabric
+    west, east = controllers["west"], controllers["east"]
+    net.set_link_up(*CHOSEN)  # the previous test left it cut
+    back = "fabricctl border h3 via w-bd1:2 programmed"
+    wait_until(lambda: west.output.count(back) >= 2, "west routing over w-bd1 again", 60)
+    wait_until(lambda: "fabricctl border h1 via e-bd1:2 programmed" in east.output.split(
+        "fabricctl border h1 via e-bd2:2")[-1], "east routing over e-bd1 again", 60)
+    moved_line = "fabricctl border h3 via w-bd2:2"
+    moves_before = west.output.count(moved_line)
+    try:
+        run = measure_failover(net, "h1", "h3", TRANSFER_BYTES, work / "h1-h3-kill", CHOSEN, OTHER,
+                               probe_interval=PROBE_S, failure="switch")
+        transfer = run.transfer
+        assert transfer is not None
+        assert transfer.delivered_bytes == TRANSFER_BYTES, transfer.receiver
+        assert transfer.sender["sha256"] == transfer.delivered_sha256  # every byte, in order
+        assert transfer.receiver["sha256"] == transfer.delivered_sha256
+        other = interface_name(*OTHER)
+        moved = run.after[other][1] - run.before[other][1]
+        assert moved >= TRANSFER_BYTES // 4 // MSS, (moved, run.after, run.before)
+        # The west controller moved h3 because it lost w-bd1 (its link stayed up), and
+        # east moved h1 off e-bd1 on west's summary (its own end never went down).
+        # (printed once every west switch confirmed or 10 s passed: w-bd1 never confirms)
+        wait_until(lambda: west.output.count(moved_line) > moves_before,
+                   "west printing its move of h3 to w-bd2", 30)
+        assert "fabricctl link w-bd1:2 down" not in west.output.split(back)[-1]
+        east.wait_for_line("fabricctl border h1 via e-bd2:2", 30)
+        assert run.to_first_sent_s is not None and run.to_first_sent_s > 0
+        print(f"failover: kill of {CHOSEN[0]} -> first packet sent on {OTHER[0]}:{OTHER[1]} "
+              f"after {run.to_first_sent_s * 1e3:.1f} ms (probe every {PROBE_S * 1e3:g} ms)")
+    finally:
+        net.restart_switch(CHOSEN[0])
+    wait_until(lambda: west.output.count(back) >= 3, "west routing over w-bd1 once it is back", 60)

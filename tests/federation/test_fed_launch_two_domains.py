@@ -1,8 +1,8 @@
 """topologies/two_domains.toml launched whole: two domains, two borders, one controller
 and one collector per domain, real switch processes (root).
 
-One fabric for the module: a UEC transfer h1 (west) -> h3 (east) crosses a border whole;
-each domain's collector holds only its own domain's hops, reported with its domain's ID
+One fabric for the module: a UEC transfer h4 (east) -> h2 (west) and one h1 (west) -> h3
+(east) each cross a border whole; each domain's collector holds only its own domain's hops, reported with its domain's ID
 (INT sunk and re-sourced at the borders); and the west controller's role is refused on
 an east switch by a real P4Runtime Write."""
 from __future__ import annotations
@@ -17,8 +17,9 @@ import grpc
 import pytest
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
-from control.launch import (FabricNetwork, collector_databases, run_transfer, start_collector,
-                            start_controllers)
+from control.federation.failover import read_counters
+from control.launch import (FabricNetwork, collector_databases, interface_name, run_transfer,
+                            start_collector, start_controllers)
 from control.p4rt.entities import P4Names, load_p4info
 from lab.readiness import wait_until
 
@@ -67,6 +68,25 @@ def test_launch_binds_each_switch_to_its_domain_and_says_what_it_cannot_emulate(
     assert {s.rate_bps for s in net.border_shaping} == {100_000_000, 50_000_000}
     if not all(s.latency_emulated for s in net.border_shaping):
         assert any("latency NOT emulated" in note for note in net.notes), net.notes
+
+
+def test_transfer_east_to_west_delivers_every_byte(fabric):
+    net = fabric.net
+    before = border_tx(net, "e-bd1", "e-bd2")
+    transfer = run_transfer(net, "h4", "h2", TRANSFER_BYTES, fabric.work / "h4-h2")
+    assert transfer.delivered_bytes == TRANSFER_BYTES, transfer.receiver
+    assert transfer.sender["sha256"] == transfer.delivered_sha256  # every byte, in order
+    assert transfer.receiver["sha256"] == transfer.delivered_sha256
+    after = border_tx(net, "e-bd1", "e-bd2")
+    sent = sum(after.values()) - sum(before.values())
+    assert sent >= TRANSFER_BYTES // 1500, (before, after)  # it left east over a border
+
+
+def border_tx(net: FabricNetwork, *switches: str) -> dict[str, int]:
+    """Packets sent so far on each border switch's inter-domain port (port 2)."""
+    names = [interface_name(switch, 2) for switch in switches]
+    counters = net.in_switch_namespace(read_counters)
+    return {name: counters[name][1] for name in names}
 
 
 def test_transfer_west_to_east_delivers_every_byte_and_each_collector_sees_its_own_domain(fabric):
