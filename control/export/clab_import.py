@@ -148,7 +148,9 @@ class _LabReader:
         if len(switch_ends) == 2:
             if "latency" in variables or "rate" in variables:
                 inter.append({"a": switch_ends[0], "b": switch_ends[1],
-                              "latency": variables.get("latency"), "rate": variables.get("rate")})
+                              "latency": variables.get("latency"), "rate": variables.get("rate"),
+                              **{key: variables[key] for key in ("partitions", "allow_untagged")
+                                 if key in variables}})
             else:
                 entry: dict[str, Any] = {"a": switch_ends[0], "b": switch_ends[1]}
                 if "rate_pps" in variables:

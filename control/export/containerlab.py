@@ -26,6 +26,7 @@ import yaml
 
 from control.errors import ConfigError
 from control.federation.netem import border_link_script
+from control.export.toml_writer import border_mapping_fields
 from control.federation.units import format_latency, format_rate
 from control.launch import HOST_MTU, LINK_MTU, PRIORITY_QUEUES
 from control.link_shaping import tbf_arguments
@@ -93,7 +94,8 @@ def to_containerlab(topo: Topology, name: str, *, target: str = "p4sim",
                                                f"{link.b_switch}:{port_iface(link.b_port)}"]}
         idl = inter.get(link)
         if idl is not None:
-            entry["vars"] = {"latency": format_latency(idl.latency_us), "rate": format_rate(idl.rate_bps)}
+            entry["vars"] = {"latency": format_latency(idl.latency_us), "rate": format_rate(idl.rate_bps),
+                             **border_mapping_fields(idl)}
         elif link.rate_pps is not None:
             entry["vars"] = {"rate_pps": link.rate_pps}
         links.append(entry)

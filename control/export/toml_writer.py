@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from control.federation.units import format_latency, format_rate
-from control.topology import Collector, Topology
+from control.topology import Collector, InterDomainLink, Topology
 
 
 def topology_document(topo: Topology) -> dict[str, Any]:
@@ -39,6 +39,7 @@ def topology_document(topo: Topology) -> dict[str, Any]:
         doc["interdomain_links"] = [{
             "a": f"{x.a_switch}:{x.a_port}", "b": f"{x.b_switch}:{x.b_port}",
             "latency": format_latency(x.latency_us), "rate": format_rate(x.rate_bps),
+            **border_mapping_fields(x),
         } for x in topo.interdomain_links]
     return {key: value for key, value in doc.items() if value != []}
 
@@ -59,11 +60,18 @@ def dump_toml(doc: dict[str, Any], header: str = "") -> str:
 
 
 def _table(path: str, table: dict[str, Any]) -> list[str]:
-    lines = [f"{key} = {_value(value)}" for key, value in table.items() if not isinstance(value, dict)]
+    lines = [f"{_key(key)} = {_value(value)}" for key, value in table.items()
+             if not isinstance(value, dict)]
     for key, value in table.items():
         if isinstance(value, dict):
             lines += ["", f"[{path}.{key}]", *_table(f"{path}.{key}", value)]
     return lines
+
+
+def _key(key: str) -> str:
+    """A bare key where TOML allows one, else a quoted one (partition names are free)."""
+    return key if key and all(c.isascii() and (c.isalnum() or c in "-_") for c in key) \
+        else json.dumps(key)
 
 
 def _value(value: Any) -> str:
@@ -88,3 +96,14 @@ def _endpoint(name: str, ip: str, mac: str, switch: str, port: int) -> dict[str,
 
 def _collector(c: Collector) -> dict[str, Any]:
     return _endpoint(c.name, c.ip, c.mac, c.switch, c.port)
+
+
+def border_mapping_fields(link: InterDomainLink) -> dict[str, Any]:
+    """The link's partition mapping as the topology file writes it (only what differs
+    from the defaults, so files without a mapping stay as they were)."""
+    fields: dict[str, Any] = {}
+    if not link.allow_untagged:
+        fields["allow_untagged"] = False
+    if link.partitions:
+        fields["partitions"] = dict(link.partitions)
+    return fields

@@ -263,3 +263,21 @@ def test_a_host_named_like_a_switch_cannot_be_a_lab_node(tmp_path, capsys):
     assert f"{source}: hosts[1].name: 'spine1' is also a switch's name" in capsys.readouterr().err
     with pytest.raises(ValueError, match="also a switch's name"):
         to_containerlab(load_topology(str(source)), "x")
+
+
+def test_border_partition_mapping_survives_export_and_import(tmp_path):
+    import json
+    import tomllib
+    doc = tomllib.loads((ROOT / "topologies/two_domains.toml").read_text())
+    for link in doc["interdomain_links"]:
+        link.update({"allow_untagged": False, "partitions": {"tenant-a": 700, "tenant b.2": 701}})
+    source = tmp_path / "mapped.json"
+    source.write_text(json.dumps(doc))
+    topo = load_topology(str(source))
+    assert all(x.partitions and not x.allow_untagged for x in topo.interdomain_links)
+    lab = tmp_path / "mapped.clab.yml"
+    assert fabricctl.main(["export", "--format", "containerlab", str(source), "-o", str(lab)]) == 0
+    assert schema_problems(yaml.safe_load(lab.read_text())) == []
+    back = tmp_path / "mapped.imported.toml"
+    assert fabricctl.main(["import", "--format", "containerlab", str(lab), "-o", str(back)]) == 0
+    assert load_topology(str(back)) == topo
