@@ -38,6 +38,7 @@ from control.topology import Topology
 log = logging.getLogger(__name__)
 
 RETRY_S = 0.5            # a push that failed is tried again this soon
+BORDER_MARGIN = 0.02     # the border in use stays unless another is >2% better (noise)
 PUSH_TIMEOUT_S = 2.0
 GIVEN_LATENCY = PathLatency(0.0, 0.0, 0, "given")
 ChoiceChange = Callable[[str, tuple[str, ...], RepairEvent], None]  # (dest, ranked ends, event)
@@ -175,7 +176,10 @@ class DomainPeering:
             if host.name in own_hosts:
                 continue
             partition = owner.get((host.switch, host.port), SHARED_PARTITION)
-            choice = choose_border(host.ip, partition, states, borders, self.by, self.percentile)
+            in_use = self.controller.border_preference.get(host.name, ())
+            choice = choose_border(host.ip, partition, states, borders, self.by, self.percentile,
+                                   current=in_use[0] if in_use else None,
+                                   margin=BORDER_MARGIN)
             ranked[host.name] = tuple(c.local for c in choice.ranked)
         return ranked
 

@@ -15,6 +15,13 @@ in routing; then the policy's metric:
   then latency;
 
 and last, for a deterministic answer, the peer domain's name and our link end's name.
+
+With ``current`` (the border in use) and a ``margin``, the border in use stays first
+while it is healthy, matches as long a prefix, and the best other is not clearly better:
+by more than that fraction on the metric, or the same on it within the fraction and
+better by more than it on the other one. Measured load and INT latency move all the
+time, and traffic that changes border on every small difference moves its own load
+with it.
 """
 from __future__ import annotations
 
@@ -64,12 +71,16 @@ class BorderChoice:
 
 def choose_border(destination: str, partition: int, peers: Sequence[PeerState],
                   local: Sequence[LocalBorder], by: str = "latency", percentile: str = "p50",
-                  stale_after_s: float | None = None) -> BorderChoice:
+                  stale_after_s: float | None = None, current: str | None = None,
+                  margin: float = 0.0) -> BorderChoice:
     """The border for ``destination`` (an IPv4 address or prefix) in ``partition``.
     ``stale_after_s``: a border the peer last saw up longer than this before it
-    generated its summary is unhealthy too (None: trust its ``up``)."""
+    generated its summary is unhealthy too (None: trust its ``up``). ``current``: our
+    link end in use, kept first unless another is better by more than ``margin``."""
     if by not in METRICS:
         raise ValueError(f"by: {by!r} is not one of {', '.join(METRICS)}")
+    if margin < 0:
+        raise ValueError(f"margin: {margin!r} must not be negative")
     if percentile not in PERCENTILES:
         raise ValueError(f"percentile: {percentile!r} is not one of {', '.join(PERCENTILES)}")
     target = _network(destination)
@@ -98,8 +109,35 @@ def choose_border(destination: str, partition: int, peers: Sequence[PeerState],
             healthy.append((prefix.prefixlen, Candidate(
                 summary.domain, mine.local, mine.remote, str(prefix),
                 mine.latency_us + mine.link_latency_us + peer_latency, available)))
-    ranked = tuple(c for _, c in sorted(healthy, key=lambda pc: _rank(pc[0], pc[1], by)))
+    ordered = sorted(healthy, key=lambda pc: _rank(pc[0], pc[1], by))
+    if current is not None and ordered:
+        ordered = _keep_current(ordered, current, by, margin)
+    ranked = tuple(c for _, c in ordered)
     return BorderChoice(ranked[0] if ranked else None, ranked, tuple(skipped))
+
+
+def _keep_current(ordered: list[tuple[int, Candidate]], current: str, by: str,
+                  margin: float) -> list[tuple[int, Candidate]]:
+    """``ordered`` with the candidate in use moved first unless the best is clearly
+    better: by more than ``margin`` on the metric, or within it on the metric and by
+    more than it on the other one (so a tie on capacity still goes by latency)."""
+    best_len, best = ordered[0]
+    at = next((i for i, (_, c) in enumerate(ordered) if c.local == current), None)
+    if at is None or at == 0 or ordered[at][0] != best_len:
+        return ordered
+    kept = ordered[at][1]
+    capacity = _compare(best.available_bps, kept.available_bps, margin)
+    latency = _compare(-best.latency_us, -kept.latency_us, margin)
+    primary, secondary = (capacity, latency) if by == "capacity" else (latency, capacity)
+    clearly_better = primary > 0 or (primary == 0 and secondary > 0)
+    return ordered if clearly_better else [ordered[at], *ordered[:at], *ordered[at + 1:]]
+
+
+def _compare(value: float, reference: float, margin: float) -> int:
+    """1 if ``value`` is higher than ``reference`` by more than ``margin`` of it, -1 if
+    lower by more, else 0 (the same, within the noise)."""
+    tolerance = abs(reference) * margin
+    return 1 if value > reference + tolerance else -1 if value < reference - tolerance else 0
 
 
 def _rank(prefix_len: int, c: Candidate, by: str) -> tuple:

@@ -209,9 +209,54 @@ def test_partition_isolation_fuzzed():
     ({"by": "cost"}, "by: 'cost'"),
     ({"percentile": "p90"}, "percentile: 'p90'"),
     ({"destination": "10.2.1.1/24"}, "is not an IPv4 address or prefix"),
+    ({"margin": -0.1}, "margin: -0.1 must not be negative"),
 ])
 def test_bad_arguments_are_refused(kwargs, words):
     _, states = _peers(EAST)
     args = {"destination": "10.2.1.7", "partition": 0, "peers": states, "local": WEST, **kwargs}
     with pytest.raises(ValueError, match=words.replace("(", r"\(")):
         choose_border(**args)
+
+
+@pytest.mark.parametrize("by,current,margin,first", [
+    # capacity: bd2 50 Mbit/s vs bd1 10 Mbit/s available, so bd1 is worse by far more than 10%
+    ("capacity", "w-bd1:2", 0.1, "w-bd2:2"),
+    ("capacity", "w-bd1:2", 4.0, "w-bd1:2"),   # 50 <= 10 x 5: the same within the margin,
+                                               # and bd1's latency is lower: kept
+    # latency: bd1 5,350 us vs bd2 9,040 us
+    ("latency", "w-bd2:2", 0.1, "w-bd1:2"),
+    ("latency", "w-bd2:2", 0.5, "w-bd2:2"),    # 5,350 >= 9,040 x 0.5: kept
+    ("latency", "w-bd1:2", 0.5, "w-bd1:2"),    # already the best
+    ("latency", "w-bd9:2", 0.5, "w-bd1:2"),    # not a candidate: plain ranking
+])
+def test_the_border_in_use_is_kept_within_the_margin(by, current, margin, first):
+    _, states = _peers(EAST)
+    choice = choose_border("10.2.1.7", 0, states, WEST, by=by, current=current, margin=margin)
+    assert choice.chosen is not None and choice.chosen.local == first
+    assert sorted(c.local for c in choice.ranked) == ["w-bd1:2", "w-bd2:2"]
+
+
+def test_a_tie_within_the_margin_goes_by_the_other_metric():
+    # By capacity, bd2 (100 Mbit/s) edges out bd1 in use (99): the same within 2%, and
+    # bd2 is slower (9,040 us against 5,350), so bd1 keeps the traffic ...
+    east = _east(_border(1, 300, 100_000_000, 1_000_000), _border(2, 1000, 100_000_000, 0))
+    _, states = _peers(east)
+    choice = choose_border("10.2.1.7", 0, states, WEST, by="capacity", current="w-bd1:2",
+                           margin=0.02)
+    assert choice.chosen is not None and choice.chosen.local == "w-bd1:2"
+    assert choose_border("10.2.1.7", 0, states, WEST, by="capacity").chosen.local == "w-bd2:2"
+    # ... and with capacities equal, bd2 in use gives way to bd1's clearly lower latency.
+    even = _east(_border(1, 300, 100_000_000, 0), _border(2, 1000, 100_000_000, 0))
+    _, states = _peers(even)
+    choice = choose_border("10.2.1.7", 0, states, WEST, by="capacity", current="w-bd2:2",
+                           margin=0.02)
+    assert choice.chosen is not None and choice.chosen.local == "w-bd1:2"
+
+
+def test_a_border_in_use_that_goes_down_is_not_kept():
+    _, states = _peers(EAST)
+    down = [dataclasses.replace(b, up=False) if b.local == "w-bd2:2" else b for b in WEST]
+    choice = choose_border("10.2.1.7", 0, states, down, by="capacity", current="w-bd2:2",
+                           margin=100.0)
+    assert choice.chosen is not None and choice.chosen.local == "w-bd1:2"
+
