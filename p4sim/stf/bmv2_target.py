@@ -114,8 +114,17 @@ class Bmv2Target(VethPacketIO):
         else:
             self._cli(f"mirroring_add_mc {session} {mcast_group}")
 
+    def mirroring_delete(self, session: int) -> None:
+        self._cli(f"mirroring_delete {session}")
+
+    def mirroring_get(self, session: int) -> str:
+        return self._cli(f"mirroring_get {session}").strip()
+
     def mc_group_create(self, group: int) -> None:
         self._cli(f"mc_mgrp_create {group}")
+
+    def mc_node_update(self, node: int, ports: tuple[int, ...]) -> None:
+        self._cli(f"mc_node_update {node} {' '.join(map(str, ports))}")
 
     def mc_node_create(self, rid: int, ports: tuple[int, ...]) -> int:
         output = self._cli(f"mc_node_create {rid} {' '.join(map(str, ports))}")
@@ -152,6 +161,16 @@ class Bmv2Target(VethPacketIO):
         self._cli(f"register_reset {name}")
 
     # --- packets ---------------------------------------------------------------------
+
+    def meter_set_rates(self, name: str, index: int, rates: tuple[tuple[float, int], ...]) -> None:
+        self._cli(f"meter_set_rates {name} {index} "
+                  + " ".join(f"{rate!r}:{burst}" for rate, burst in rates))
+
+    def meter_get_rates(self, name: str, index: int) -> list[tuple[float, int]] | None:
+        output = self._cli(f"meter_get_rates {name} {index}")
+        rates = [(float(rate), int(burst)) for rate, burst in
+                 re.findall(r"info rate = ([0-9.e+-]+), burst size = (\d+)", output)]
+        return rates or None
 
     def close(self) -> None:
         if self._process is not None:

@@ -93,6 +93,22 @@ class MirroringAdd:
 
 
 @dataclass(frozen=True)
+class MirroringDelete:
+    """``mirroring_delete SESSION``: the session is unconfigured again (clones dropped)."""
+
+    session: int
+    location: StfLocation
+
+
+@dataclass(frozen=True)
+class MirroringGet:
+    """``mirroring_get SESSION``: prints the session's configuration."""
+
+    session: int
+    location: StfLocation
+
+
+@dataclass(frozen=True)
 class McGroupCreate:
     """``mc_mgrp_create GROUP``."""
 
@@ -105,6 +121,15 @@ class McNodeCreate:
     """``mc_node_create RID PORT...``; nodes get handles 0, 1, ... in creation order."""
 
     rid: int
+    ports: tuple[int, ...]
+    location: StfLocation
+
+
+@dataclass(frozen=True)
+class McNodeUpdate:
+    """``mc_node_update NODE_HANDLE PORT...``: the node's ports, in every group it is in."""
+
+    node: int
     ports: tuple[int, ...]
     location: StfLocation
 
@@ -177,8 +202,30 @@ class RegisterReset:
     location: StfLocation
 
 
+@dataclass(frozen=True)
+class MeterSetRates:
+    """``meter_set_rates METER INDEX RATE:BURST...`` or ``meter_array_set_rates METER
+    RATE:BURST...`` (``index`` None: every cell). Rates are units per microsecond, as
+    simple_switch_CLI takes them: committed first, then peak."""
+
+    meter: str
+    index: int | None
+    rates: tuple[tuple[float, int], ...]
+    location: StfLocation
+
+
+@dataclass(frozen=True)
+class MeterGetRates:
+    """``meter_get_rates METER INDEX``: prints the cell's rates."""
+
+    meter: str
+    index: int
+    location: StfLocation
+
+
 Command = (
     AddEntry | SetDefault | RemoveAll | SendPacket | Expect | Wait | MirroringAdd
-    | McGroupCreate | McNodeCreate | McNodeAssociate | CounterRead | CounterWrite
-    | CheckCounter | RegisterRead | RegisterWrite | RegisterReset
+    | MirroringDelete | MirroringGet | McGroupCreate | McNodeCreate | McNodeUpdate
+    | McNodeAssociate | CounterRead | CounterWrite | CheckCounter | RegisterRead
+    | RegisterWrite | RegisterReset | MeterSetRates | MeterGetRates
 )

@@ -51,6 +51,7 @@ CONNECT_TIMEOUT_S = 30.0
 PACKET_IN_POLL_S = 0.1
 DEFAULT_CPU_PORT = 255
 DROP_PORT = 511  # simple_switch_grpc's default drop port
+MICROS_PER_SECOND = 1e6
 
 
 def check_available(switch: str) -> str:
@@ -235,9 +236,30 @@ class GrpcTarget(VethPacketIO):
         except PreError as exc:
             raise TargetCommandError(str(exc)) from None
 
+    def mirroring_delete(self, session: int) -> None:
+        try:
+            self._replication.delete_session(session)
+        except PreError as exc:
+            raise TargetCommandError(str(exc)) from None
+
+    def mirroring_get(self, session: int) -> str:
+        query = p4runtime_pb2.Entity()
+        query.packet_replication_engine_entry.clone_session_entry.session_id = session
+        found = self._read(f"clone session {session}", query)
+        if len(found) != 1:
+            raise TargetCommandError(f"clone session {session} does not exist")
+        entry = found[0].packet_replication_engine_entry.clone_session_entry
+        return " ".join(f"(port={r.egress_port}, instance={r.instance})" for r in entry.replicas)
+
     def mc_group_create(self, group: int) -> None:
         try:
             self._multicast.create_group(group)
+        except PreError as exc:
+            raise TargetCommandError(str(exc)) from None
+
+    def mc_node_update(self, node: int, ports: tuple[int, ...]) -> None:
+        try:
+            self._multicast.update_node(node, list(ports))
         except PreError as exc:
             raise TargetCommandError(str(exc)) from None
 
@@ -326,6 +348,31 @@ class GrpcTarget(VethPacketIO):
     def reset_register(self, name: str) -> None:
         """Every cell to 0, as one wildcard write (no index: all of them)."""
         self._write_register(f"resetting register {name}", name, None, 0)
+
+    # --- meters --------------------------------------------------------------------
+
+    def _meter_entry(self, name: str, index: int) -> p4runtime_pb2.MeterEntry:
+        message = p4runtime_pb2.MeterEntry(meter_id=entries.lookup(self._names, "meters", name).preamble.id)
+        message.index.index = index
+        return message
+
+    def meter_set_rates(self, name: str, index: int, rates: tuple[tuple[float, int], ...]) -> None:
+        """P4Runtime's MeterConfig counts units per second (integers); STF, as
+        simple_switch_CLI, per microsecond."""
+        (cir, cburst), (pir, pburst) = rates
+        message = self._meter_entry(name, index)
+        message.config.cir, message.config.cburst = round(cir * MICROS_PER_SECOND), cburst
+        message.config.pir, message.config.pburst = round(pir * MICROS_PER_SECOND), pburst
+        self._write(f"meter {name}[{index}]", update(MODIFY, meter_entry=message))
+
+    def meter_get_rates(self, name: str, index: int) -> list[tuple[float, int]] | None:
+        found = self._read(f"meter {name}[{index}]",
+                           p4runtime_pb2.Entity(meter_entry=self._meter_entry(name, index)))
+        if len(found) != 1 or not found[0].meter_entry.HasField("config"):
+            return None
+        config = found[0].meter_entry.config
+        return [(config.cir / MICROS_PER_SECOND, config.cburst),
+                (config.pir / MICROS_PER_SECOND, config.pburst)]
 
     # --- packets ---------------------------------------------------------------------
 

@@ -71,6 +71,14 @@ class P4RuntimeReplication:
         self._write_session(session, self._groups[mcast_group], kind)
         self._sessions[session] = mcast_group
 
+    def delete_session(self, session: int) -> None:
+        """mirroring_delete SESSION."""
+        if session not in self._sessions:
+            raise PreError(f"clone session {session} does not exist")
+        self._write(DELETE, p4runtime_pb2.CloneSessionEntry(session_id=session),
+                    f"deleting clone session {session}")
+        del self._sessions[session]
+
     def _write_session(self, session: int, replicas: Replicas, kind: int) -> None:
         entry = p4runtime_pb2.CloneSessionEntry(session_id=session)
         for port, rid in replicas:

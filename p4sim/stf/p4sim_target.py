@@ -11,11 +11,12 @@ from p4sim.stf.target import ProgramLoadFailed, TargetCommandError
 from p4sim.switch.errors import LoadError
 from p4sim.switch.pre import CloneSession, PreError
 from p4sim.switch.pre_commands import MulticastNodes
-from p4sim.switch.runtime_api import (ExactParam, LpmParam, MatchParam, OptionalParam, RangeParam,
-                                      TableError, TernaryParam, ValidParam)
+from p4sim.switch.runtime_api import (ExactParam, LpmParam, MatchParam, MeterConfig, OptionalParam,
+                                      RangeParam, TableError, TernaryParam, ValidParam)
 from p4sim.switch.switch import Switch
 
 IDLE_TIMEOUT_S = 30.0
+MICROS_PER_SECOND = 1e6  # simple_switch_CLI's meter rates are per microsecond
 
 
 @contextmanager
@@ -83,9 +84,23 @@ class P4simTarget:
         with _refused():
             self._switch.pre.set_clone_session(session, CloneSession(port=port, mcast_grp=mcast_group))
 
+    def mirroring_delete(self, session: int) -> None:
+        with _refused():
+            self._switch.pre.delete_clone_session(session)
+
+    def mirroring_get(self, session: int) -> str:
+        config = self._switch.pre.clone_session(session)
+        if config is None:
+            raise TargetCommandError(f"clone session {session} does not exist")
+        return f"port={config.port} mgid={config.mcast_grp}"
+
     def mc_group_create(self, group: int) -> None:
         with _refused():
             self._multicast.create_group(group)
+
+    def mc_node_update(self, node: int, ports: tuple[int, ...]) -> None:
+        with _refused():
+            self._multicast.update_node(node, list(ports))
 
     def mc_node_create(self, rid: int, ports: tuple[int, ...]) -> int:
         with _refused():
@@ -119,6 +134,21 @@ class P4simTarget:
 
     def reset_register(self, name: str) -> None:
         self._runtime().registers[name].reset()
+
+    def meter_set_rates(self, name: str, index: int, rates: tuple[tuple[float, int], ...]) -> None:
+        (cir, cburst), (pir, pburst) = rates
+        with _refused():
+            self._runtime().meters[name].set_config(index, MeterConfig(
+                cir=cir * MICROS_PER_SECOND, cburst=cburst,
+                pir=pir * MICROS_PER_SECOND, pburst=pburst))
+
+    def meter_get_rates(self, name: str, index: int) -> list[tuple[float, int]] | None:
+        with _refused():
+            config = self._runtime().meters[name].get_config(index)
+        if config is None:
+            return None
+        return [(config.cir / MICROS_PER_SECOND, config.cburst),
+                (config.pir / MICROS_PER_SECOND, config.pburst)]
 
     def read_meter(self, name: str, index: int) -> tuple[float, int, float, int] | None:
         """A meter cell's (cir, cburst, pir, pburst), None when unconfigured (observe.py)."""

@@ -126,6 +126,9 @@ class ProgramInfo:
     def register(self, name: str) -> RegisterInfo:
         return self.registers[resolve_name(name, list(self.registers), "register")]
 
+    def meter(self, name: str) -> MeterInfo:
+        return self.meters[resolve_name(name, list(self.meters), "meter")]
+
 
 def table_action(table: TableInfo, name: str) -> ActionInfo:
     """The table's action called ``name`` (or a unique suffix of its JSON name)."""

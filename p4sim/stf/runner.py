@@ -117,6 +117,16 @@ class _Runner:
     def _do_MirroringAdd(self, s: c.MirroringAdd) -> None:
         self.target.mirroring_add(s.session, s.port, s.mcast_group)
 
+    def _do_MirroringDelete(self, s: c.MirroringDelete) -> None:
+        self.target.mirroring_delete(s.session)
+
+    def _do_MirroringGet(self, s: c.MirroringGet) -> None:
+        self.log.append(f"mirroring session {s.session} (line {s.location.line}): "
+                        f"{self.target.mirroring_get(s.session)}")
+
+    def _do_McNodeUpdate(self, s: c.McNodeUpdate) -> None:
+        self.target.mc_node_update(s.node, s.ports)
+
     def _do_McGroupCreate(self, s: c.McGroupCreate) -> None:
         self.target.mc_group_create(s.group)
 
@@ -177,3 +187,30 @@ class _Runner:
         name = self._register(s.register, s.location)
         self.target.wait_idle()
         self.target.reset_register(name)
+
+    def _meter(self, name: str, location: Any) -> Any:
+        meter = located(location, self.info.meter, name)
+        if meter.is_direct:
+            raise StfError(location, f"{meter.name} is a direct meter: simple_switch_CLI sets "
+                                     "direct meters per table entry, which STF cannot name")
+        return meter
+
+    def _do_MeterSetRates(self, s: c.MeterSetRates) -> None:
+        meter = self._meter(s.meter, s.location)
+        if len(s.rates) != 2:
+            raise StfError(s.location, f"v1model meters take 2 rates (committed, peak), "
+                                       f"got {len(s.rates)}")
+        if s.index is not None and not 0 <= s.index < meter.size:
+            raise StfError(s.location, f"index {s.index} out of range for {meter.name} "
+                                       f"(size {meter.size})")
+        self.target.wait_idle()
+        for index in range(meter.size) if s.index is None else [s.index]:
+            self.target.meter_set_rates(meter.name, index, s.rates)
+
+    def _do_MeterGetRates(self, s: c.MeterGetRates) -> None:
+        meter = self._meter(s.meter, s.location)
+        self.target.wait_idle()
+        rates = self.target.meter_get_rates(meter.name, s.index)
+        shown = ("not configured" if rates is None else
+                 ", ".join(f"{n}: info rate = {r}, burst size = {b}" for n, (r, b) in enumerate(rates)))
+        self.log.append(f"meter {meter.name}[{s.index}] (line {s.location.line}): {shown}")

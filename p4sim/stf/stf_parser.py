@@ -82,8 +82,11 @@ class _StfParser:
             "wait": self._parse_wait,
             "mirroring_add": self._parse_mirroring_add,
             "mirroring_add_mc": self._parse_mirroring_add_mc,
+            "mirroring_delete": self._parse_mirroring_delete,
+            "mirroring_get": self._parse_mirroring_get,
             "mc_mgrp_create": self._parse_mc_mgrp_create,
             "mc_node_create": self._parse_mc_node_create,
+            "mc_node_update": self._parse_mc_node_update,
             "mc_node_associate": self._parse_mc_node_associate,
             "counter_read": self._parse_counter_read,
             "counter_write": self._parse_counter_write,
@@ -91,6 +94,9 @@ class _StfParser:
             "register_read": self._parse_register_read,
             "register_write": self._parse_register_write,
             "register_reset": self._parse_register_reset,
+            "meter_set_rates": self._parse_meter_set_rates,
+            "meter_array_set_rates": self._parse_meter_array_set_rates,
+            "meter_get_rates": self._parse_meter_get_rates,
         }
 
     def parse_line(self, line: _Line) -> c.Command:
@@ -229,6 +235,16 @@ class _StfParser:
         return c.MirroringAdd(self._int_word(line, 1, "session"), None,
                               self._int_word(line, 2, "multicast group"), line.location())
 
+    def _parse_mirroring_delete(self, line: _Line) -> c.Command:
+        # BNF: mirroring_delete SESSION
+        self._exact_arity(line, 2, "mirroring_delete SESSION")
+        return c.MirroringDelete(self._int_word(line, 1, "session"), line.location())
+
+    def _parse_mirroring_get(self, line: _Line) -> c.Command:
+        # BNF: mirroring_get SESSION
+        self._exact_arity(line, 2, "mirroring_get SESSION")
+        return c.MirroringGet(self._int_word(line, 1, "session"), line.location())
+
     def _parse_mc_mgrp_create(self, line: _Line) -> c.Command:
         # BNF: mc_mgrp_create GROUP
         self._exact_arity(line, 2, "mc_mgrp_create GROUP")
@@ -241,6 +257,14 @@ class _StfParser:
         if not ports:
             raise line.error(len(line.text) + 1, "mc_node_create needs at least one port")
         return c.McNodeCreate(rid, ports, line.location())
+
+    def _parse_mc_node_update(self, line: _Line) -> c.Command:
+        # BNF: mc_node_update NODE_HANDLE PORT...
+        node = self._int_word(line, 1, "node handle")
+        ports = tuple(self._int_word(line, i, "port") for i in range(2, len(line.words)))
+        if not ports:
+            raise line.error(len(line.text) + 1, "mc_node_update needs at least one port")
+        return c.McNodeUpdate(node, ports, line.location())
 
     def _parse_mc_node_associate(self, line: _Line) -> c.Command:
         # BNF: mc_node_associate GROUP NODE_HANDLE
@@ -297,3 +321,37 @@ class _StfParser:
         # BNF: register_reset REGISTER
         self._exact_arity(line, 2, "register_reset REGISTER")
         return c.RegisterReset(self._name_word(line, 1, "register name"), line.location())
+
+    def _rates(self, line: _Line, first: int) -> tuple[tuple[float, int], ...]:
+        rates: list[tuple[float, int]] = []
+        for word in line.words[first:]:
+            rate, colon, burst = word.text.partition(":")
+            try:
+                value = float(rate)
+                size = parse_int(burst)
+            except ValueError:
+                value, size = -1.0, -1
+            if not colon or value < 0 or size < 0:
+                raise line.error(word.column, f"meter rate '{word.text}' is not RATE:BURST "
+                                              "(units per microsecond : units)")
+            rates.append((value, size))
+        if not rates:
+            raise line.error(len(line.text) + 1, "missing RATE:BURST")
+        return tuple(rates)
+
+    def _parse_meter_set_rates(self, line: _Line) -> c.Command:
+        # BNF: meter_set_rates METER INDEX RATE:BURST...
+        return c.MeterSetRates(self._name_word(line, 1, "meter name"),
+                               self._int_word(line, 2, "index"), self._rates(line, 3),
+                               line.location())
+
+    def _parse_meter_array_set_rates(self, line: _Line) -> c.Command:
+        # BNF: meter_array_set_rates METER RATE:BURST...
+        return c.MeterSetRates(self._name_word(line, 1, "meter name"), None,
+                               self._rates(line, 2), line.location())
+
+    def _parse_meter_get_rates(self, line: _Line) -> c.Command:
+        # BNF: meter_get_rates METER INDEX
+        self._exact_arity(line, 3, "meter_get_rates METER INDEX")
+        return c.MeterGetRates(self._name_word(line, 1, "meter name"),
+                               self._int_word(line, 2, "index"), line.location())

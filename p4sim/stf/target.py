@@ -30,12 +30,20 @@ class Target(Protocol):
 
     def mirroring_add(self, session: int, port: int | None, mcast_group: int | None) -> None: ...
 
+    def mirroring_delete(self, session: int) -> None: ...
+
+    def mirroring_get(self, session: int) -> str:
+        """The session's configuration, as text for the log."""
+
     def mc_group_create(self, group: int) -> None: ...
 
     def mc_node_create(self, rid: int, ports: tuple[int, ...]) -> int:
         """Create a replication node; returns its handle (0, 1, ... as BMv2 numbers them)."""
 
     def mc_node_associate(self, group: int, node: int) -> None: ...
+
+    def mc_node_update(self, node: int, ports: tuple[int, ...]) -> None:
+        """Give a node new ports, in every group it belongs to."""
 
     def read_counter(self, name: str, index: int) -> tuple[int, int]:
         """(bytes, packets) of an indirect counter cell."""
@@ -49,6 +57,12 @@ class Target(Protocol):
     def write_register(self, name: str, index: int, value: int) -> None: ...
 
     def reset_register(self, name: str) -> None: ...
+
+    def meter_set_rates(self, name: str, index: int, rates: tuple[tuple[float, int], ...]) -> None:
+        """Configure one cell: (units per microsecond, burst) committed, then peak."""
+
+    def meter_get_rates(self, name: str, index: int) -> list[tuple[float, int]] | None:
+        """A cell's rates as meter_set_rates takes them; None when unconfigured."""
 
     def send(self, port: int, data: bytes) -> None: ...
 

@@ -88,6 +88,22 @@ def test_replication_commands() -> None:
     assert isinstance(mirror_mc, c.MirroringAdd) and mirror_mc.mcast_group == 1 and mirror_mc.port is None
 
 
+def test_current_runner_direct_commands() -> None:
+    """The commands p4c's present bmv2 STF grammar passes to simple_switch_CLI."""
+    text = ("mirroring_delete 5\nmirroring_get 6\nmc_node_update 2 4 5\n"
+            "meter_set_rates ingress.m 3 0.5:10 1e-3:20\nmeter_array_set_rates m 0.0000001:1 2:3\n"
+            "meter_get_rates m 1\n")
+    delete, get, update, one, array, rates = parse_stf(text)
+    assert delete == c.MirroringDelete(5, delete.location)
+    assert get == c.MirroringGet(6, get.location)
+    assert isinstance(update, c.McNodeUpdate) and (update.node, update.ports) == (2, (4, 5))
+    assert isinstance(one, c.MeterSetRates)
+    assert (one.meter, one.index, one.rates) == ("ingress.m", 3, ((0.5, 10), (0.001, 20)))
+    assert isinstance(array, c.MeterSetRates)
+    assert (array.meter, array.index, array.rates) == ("m", None, ((1e-7, 1), (2.0, 3)))
+    assert isinstance(rates, c.MeterGetRates) and (rates.meter, rates.index) == ("m", 1)
+
+
 def test_counter_and_register_commands() -> None:
     text = ("check_counter cnt(3) bytes >= 64\ncheck_counter ing.cnt($A)\ncounter_read cnt 1\n"
             "counter_write cnt 1 2 3\nregister_read r 0\nregister_write r 1 0x10\nregister_reset r\n")
@@ -120,6 +136,10 @@ def test_remove_all() -> None:
     ("mirroring_add 1", 16, "mirroring_add SESSION PORT"),
     ("check_counter c[1]", 15, "check_counter COUNTER(INDEX)"),
     ("wait 3", 6, "'wait'"),
+    ("meter_set_rates m 0 1:2 fast", 25, "is not RATE:BURST"),
+    ("meter_array_set_rates m", 24, "missing RATE:BURST"),
+    ("mc_node_update 1", 17, "at least one port"),
+    ("mirroring_delete", 17, "mirroring_delete SESSION"),
 ])
 def test_errors_are_located(line: str, column: int, words: str) -> None:
     with pytest.raises(StfError) as info:
