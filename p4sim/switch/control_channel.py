@@ -108,6 +108,9 @@ def _handlers(switch: Any) -> dict[str, Callable[..., Any]]:
     def mc_node_destroy(node: int) -> None:
         nodes.destroy_node(_int(node, "node"))
 
+    def mc_node_update(node: int, ports: list[int]) -> None:
+        nodes.update_node(_int(node, "node"), [_int(p, "port") for p in ports])
+
     def mc_node_associate(group: int, node: int) -> None:
         nodes.associate(_int(group, "group"), _int(node, "node"))
 
@@ -127,6 +130,7 @@ def _handlers(switch: Any) -> dict[str, Callable[..., Any]]:
             "act_prof_add_member_to_group": act_prof_add_member_to_group,
             "mc_mgrp_create": mc_mgrp_create, "mc_mgrp_destroy": mc_mgrp_destroy,
             "mc_node_create": mc_node_create, "mc_node_destroy": mc_node_destroy,
+            "mc_node_update": mc_node_update,
             "mc_node_associate": mc_node_associate,
             "mc_node_dissociate": mc_node_dissociate,
             "mirroring_add": mirroring_add, "ping": lambda: "pong"}

@@ -63,6 +63,25 @@ class MulticastNodes:
             self._nodes[handle] = _Node(rid, tuple(dict.fromkeys(ports)))
             return handle
 
+    def update_node(self, handle: int, ports: list[int]) -> None:
+        """mc_node_update: the node keeps its handle, rid and groups; every group it is
+        in replicates to the new ports from now on."""
+        if any(port < 0 for port in ports):
+            raise McError("ERROR", f"negative port in {ports}")
+        with self._lock:
+            node = self._node(handle)
+            before, node.ports = node.ports, tuple(dict.fromkeys(ports))
+            published: list[int] = []
+            try:
+                for gid in sorted(node.groups):
+                    self._publish(gid, self._members[gid])
+                    published.append(gid)
+            except PreError:
+                node.ports = before  # a refused update changes nothing
+                for gid in published:
+                    self._publish(gid, self._members[gid])
+                raise
+
     def destroy_node(self, handle: int) -> None:
         with self._lock:
             node = self._node(handle)

@@ -316,3 +316,22 @@ def test_without_a_program(switch_port, capsys):
     assert out.splitlines()[3:] == ["RuntimeCmd: RuntimeCmd: Error: Invalid table name (dmac)",
                                     "RuntimeCmd: "]
     assert "line 2: table_add dmac drop 1 =>: unknown table 'dmac': the switch has no program" in err
+
+
+def test_mc_node_update_moves_a_node_to_new_ports(switch_port, capsys):
+    """The switch is shared by the module: its own group, and the node handle it is given."""
+    port = switch_port("044_register")
+    status, out, _ = run(port, "mc_mgrp_create 11\nmc_node_create 7 1 2\n", capsys)
+    assert status == 0
+    handle = int(re.search(r"node was created with handle (\d+)", out).group(1))
+    script = (f"mc_node_associate 11 {handle}\nmc_node_update {handle} 3 4 5\n"
+              f"mc_node_update 999 1\nmc_node_update {handle} 6 6\n")
+    status, out, err = run(port, script, capsys)
+    assert out.splitlines()[3:] == [
+        f"RuntimeCmd: Associating node {handle} to multicast group 11",
+        f"RuntimeCmd: Updating node {handle} with port map 111000 and lag map ",
+        "RuntimeCmd: Updating node 999 with port map 10 and lag map ",
+        "Invalid PRE operation (INVALID_L1_HANDLE)",
+        "RuntimeCmd: Error: Found duplicate port number '6'",
+        "RuntimeCmd: "]
+    assert status == 1

@@ -33,23 +33,40 @@ def mc_mgrp_destroy(s: Session, args: list[str]) -> None:
     s.call("mc_mgrp_destroy", group=group)
 
 
-def mc_node_create(s: Session, args: list[str]) -> None:
-    at_least(args, 1, NODE_CREATE)
-    rid = integer(args[0], "rid", NODE_CREATE)
-    words = args[1:]
+def _ports(words: list[str], usage: str) -> list[int]:
+    """The port list of mc_node_create / mc_node_update (LAG lists refused)."""
     cut = words.index("|") if "|" in words else len(words)
-    ports = []
+    ports: list[int] = []
     for word in words[:cut]:
         if not word.isdigit():
-            raise usage_error(f"'{word}' is not a valid port number", NODE_CREATE)
+            raise usage_error(f"'{word}' is not a valid port number", usage)
         if int(word) in ports:
-            raise usage_error(f"Found duplicate port number '{word}'", NODE_CREATE)
+            raise usage_error(f"Found duplicate port number '{word}'", usage)
         ports.append(int(word))
     if words[cut + 1:]:
         raise CliError("Error: p4sim's PRE has no LAGs", "LAG lists are not supported")
+    return ports
+
+
+def mc_node_create(s: Session, args: list[str]) -> None:
+    at_least(args, 1, NODE_CREATE)
+    rid = integer(args[0], "rid", NODE_CREATE)
+    ports = _ports(args[1:], NODE_CREATE)
     s.print("Creating node with rid", rid, ", port map", port_map(ports), "and lag map", "")
     handle = s.call("mc_node_create", rid=rid, ports=ports)
     s.print("node was created with handle", handle)
+
+
+NODE_UPDATE = ("mc_node_update <node handle> <space-separated port list> "
+               "[ | <space-separated lag list> ]")
+
+
+def mc_node_update(s: Session, args: list[str]) -> None:
+    at_least(args, 1, NODE_UPDATE)
+    node = integer(args[0], "node handle", NODE_UPDATE)
+    ports = _ports(args[1:], NODE_UPDATE)
+    s.print("Updating node", node, "with port map", port_map(ports), "and lag map", "")
+    s.call("mc_node_update", node=node, ports=ports)
 
 
 def _group_node(args: list[str], usage: str) -> tuple[int, int]:
@@ -94,6 +111,7 @@ COMMANDS = {
     "mc_mgrp_destroy": Command(mc_mgrp_destroy, "mc_mgrp_destroy <group id>"),
     "mc_node_create": Command(mc_node_create, NODE_CREATE),
     "mc_node_destroy": Command(mc_node_destroy, "mc_node_destroy <node handle>"),
+    "mc_node_update": Command(mc_node_update, NODE_UPDATE),
     "mc_node_associate": Command(mc_node_associate, ASSOCIATE),
     "mc_node_dissociate": Command(mc_node_dissociate, DISSOCIATE),
     "mirroring_add": Command(mirroring_add, MIRRORING_ADD),

@@ -60,3 +60,37 @@ def test_multicast_commands_from_the_cli(capsys):
         assert "no multicast node with handle 5" in capsys.readouterr().err
     finally:
         server.stop()
+
+
+def test_node_update_moves_every_group_to_the_new_ports():
+    pre = PacketReplicationEngine()
+    nodes = MulticastNodes(pre)
+    nodes.create_group(1)
+    nodes.create_group(2)
+    a = nodes.create_node(3, [1])
+    b = nodes.create_node(4, [9])
+    nodes.associate(1, a)
+    nodes.associate(1, b)
+    nodes.associate(2, a)
+    nodes.update_node(a, [5, 6, 5])
+    assert pre.replicas(1) == ((5, 3), (6, 3), (9, 4))
+    assert pre.replicas(2) == ((5, 3), (6, 3))
+    with pytest.raises(PreError, match="no multicast node"):
+        nodes.update_node(42, [1])
+
+
+def test_refused_node_update_changes_nothing():
+    pre = PacketReplicationEngine()
+    nodes = MulticastNodes(pre)
+    nodes.create_group(1)
+    nodes.create_group(2)
+    a = nodes.create_node(1, [5])
+    twin = nodes.create_node(1, [7])
+    nodes.associate(1, a)
+    nodes.associate(2, a)
+    nodes.associate(2, twin)
+    # group 2 would hold (7, rid 1) twice: refused, and group 1 keeps port 5 too
+    with pytest.raises(PreError, match="duplicate replica"):
+        nodes.update_node(a, [7])
+    assert pre.replicas(1) == ((5, 1),)
+    assert pre.replicas(2) == ((5, 1), (7, 1))
