@@ -1,10 +1,13 @@
 """The INT sinks' report mode, from the policy's ``int.report_mode``.
 
 fabric.p4 suppresses reports by default (p4src/include/control/int_report_filter.p4):
-a sink reports a flow's first packet on each hop set and every change of its hop-latency
-or queue bucket. The mode is the default action of one keyless table, so the controller
-sets it over P4Runtime like any table (registers would not do: simple_switch_grpc's
-P4Runtime serves none). ``every_packet`` is the old per-packet reporting.
+a sink reports a flow's first packet on each hop set and every change of the hop-latency
+or queue bucket of any of the flow's first four hops (its own, and three upstream read
+from the INT stack where the instruction bitmap puts them), so a queue building on a
+spine is reported as well as one at the sink; the steps apply to every hop. The mode
+is the default action of one keyless table, so the controller sets it over P4Runtime
+like any table (registers would not do: simple_switch_grpc's P4Runtime serves none).
+``every_packet`` is the old per-packet reporting.
 """
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Adaptive spraying: shift multipath member weights away from congested egress ports.
 
 The sinks report on change (p4src/include/control/int_report_filter.p4): a flow's first
-packet on each hop set and every change of the sink's latency or queue bucket, not every
-packet. A mean of the reports in a time window is then biased (reports cluster at
+packet on each hop set and every change of a hop's latency or queue bucket (the sink's
+and the three before it), not every packet. A mean of the reports in a time window is then biased (reports cluster at
 changes and are absent in steady state), so a port's state is its **latest** reported
 occupancy, held until a newer report (zero-order hold): with change-triggered reports a
 newer report is exactly what a change produces. Queue buckets start at 4 packets and
