@@ -133,7 +133,18 @@ class SendWindow:
     silent for an RTO is a timeout. A packet resent on a guess (timeout or RACK) that
     is then acknowledged says nothing of when its copy left, so its ACK does not move
     the RACK reference (``latest_delivered_sent``): else its first copy's ACK would
-    make every packet sent before the resend look overtaken, and lost."""
+    make every packet sent before the resend look overtaken, and lost.
+
+    A packet presumed lost keeps its first send time, and when its first copy is seen
+    to have arrived after all (``late_arrivals``) that copy's flight time is kept in
+    ``late_samples``: the slow path's round trip, which the reordering allowance must
+    learn. Without it the presumption fed itself: every packet on the slow path was
+    declared lost before its ACK came, so it gave no RTT sample, the allowance stayed
+    at the fast path's RTT and the next slow packets were declared lost too (issue
+    12: 64-91 spurious losses in a flow's first 40 ms on two paths 5 ms apart).
+    Whose copy an ACK acknowledges is told by its retransmission flag (the receiver
+    sets it when any retransmission arrived since its previous ACK, and acknowledges
+    each at once) or by its coming back sooner than any round trip after the resend."""
 
     MAX_HOLDOFF_RTTS = 16
 
@@ -153,6 +164,12 @@ class SendWindow:
         self._trims: dict[int, int] = {}             # index -> times NACKed
         self._presumed_lost: set[int] = set()        # queued or resent on a guess
         self._guessed: set[int] = set()              # resent on a guess, not yet acked
+        self._first_sent: dict[int, tuple[float, bool]] = {}   # presumed lost: as in_flight
+        self._resent_at: dict[int, float] = {}       # presumed lost: when the resend left
+        self._revocable: set[int] = set()            # presumed lost by RACK, not a timeout
+        self.late_samples: list[float] = []          # flight times of late first copies
+        self.overtaken_acked = 0                     # first copies acked after a later one
+        self.min_rtt = float("inf")
         self.last_progress = float("-inf")           # last ACK of new data
         self._last_timeout = float("-inf")
 
@@ -197,15 +214,22 @@ class SendWindow:
         if sent.retransmit:
             self._resend.remove(sent.index)
             self._not_before.pop(sent.index, None)
+            if sent.index in self._first_sent:
+                self._resent_at[sent.index] = now
+                self._revocable.discard(sent.index)
         else:
             self.next_new = sent.index + 1
         self.in_flight[sent.index] = (now, sent.retransmit)
 
     def on_ack(self, cumulative: int, sacked: Iterable[int], now: float,
-               original: int | None = None) -> list[float]:
+               original: int | None = None, retransmission_seen: bool = True
+               ) -> list[float]:
         """Applies a cumulative ack (every index below ``cumulative``) and SACKed
         indexes; returns RTT samples of newly acked packets sent once (Karn's rule).
-        ``original``: an index the ack says arrived in its first transmission."""
+        ``original``: an index the ack says arrived in its first transmission;
+        ``retransmission_seen``: the ACK's retransmission flag (False: no resend
+        arrived since the receiver's previous ACK, so every packet this one newly
+        acknowledges arrived as its first copy)."""
         samples: list[float] = []
         newly = [i for i in range(self.cumulative, min(cumulative, self.packets))
                  if i not in self._acked]
@@ -213,17 +237,21 @@ class SendWindow:
                   and i >= cumulative]
         if newly:
             self.last_progress = max(self.last_progress, now)
+        reference = self.latest_delivered_sent      # before this ACK: what overtook
         for index in newly:
             self._acked.add(index)
             guessed = index in self._guessed
             self._guessed.discard(index)
             if index in self._presumed_lost:
-                # Acked while its retransmission still waits, or acked as the original:
-                # it was only late.
-                queued = index in self._not_before
-                if queued or index == original:
-                    self.late_arrivals += 1
                 self._presumed_lost.discard(index)
+                if self._first_copy_arrived(index, now, original, retransmission_seen):
+                    self.late_arrivals += 1
+                    first = self._first_sent.get(index)
+                    if first is not None:
+                        self.late_samples.append(now - first[0])
+            self._first_sent.pop(index, None)
+            self._resent_at.pop(index, None)
+            self._revocable.discard(index)
             self._trims.pop(index, None)
             sent = self.in_flight.pop(index, None)
             if sent is None:
@@ -232,12 +260,56 @@ class SendWindow:
                 self.latest_delivered_sent = max(self.latest_delivered_sent, sent[0])
             if not sent[1]:
                 samples.append(now - sent[0])
+                self.overtaken_acked += sent[0] < reference
+        self.min_rtt = min([self.min_rtt, *samples])
         if cumulative > self.cumulative:
             self.cumulative = min(cumulative, self.packets)
         while self.cumulative in self._acked:
             self.cumulative += 1
         self._acked = {i for i in self._acked if i >= self.cumulative}
         return samples
+
+    def _first_copy_arrived(self, index: int, now: float, original: int | None,
+                            retransmission_seen: bool) -> bool:
+        """Whether an ACK of presumed-lost ``index`` is for its first copy: the
+        resend has not left, the ACK names it as an original, no retransmission
+        reached the receiver since its last ACK, or the ACK came back sooner after
+        the resend than the shortest round trip seen."""
+        resent = self._resent_at.get(index)
+        return resent is None or index == original or not retransmission_seen or \
+            now - resent < self.min_rtt
+
+    def take_late_samples(self) -> list[float]:
+        """Flight times of first copies presumed lost that arrived (since the last
+        call): round trips of the slowest paths."""
+        samples, self.late_samples = self.late_samples, []
+        return samples
+
+    def revoke_losses(self, reorder_window: float) -> list[int]:
+        """Takes back presumptions of loss (``detect_overtaken``'s) whose resend has
+        not left yet and that the newest delivered packet no longer overtakes by
+        ``reorder_window`` (the window has grown since): they are in flight again, as
+        first sent."""
+        cutoff = self.latest_delivered_sent - reorder_window
+        revoked = [i for i in self._resend if i in self._revocable and
+                   self._first_sent[i][0] > cutoff]
+        for index in revoked:
+            self._resend.remove(index)
+            self._not_before.pop(index, None)
+            self._presumed_lost.discard(index)
+            self._guessed.discard(index)
+            self._revocable.discard(index)
+            self.in_flight[index] = self._first_sent.pop(index)
+        return revoked
+
+    def _presume_lost(self, index: int, now: float, revocable: bool) -> None:
+        self._first_sent[index] = self.in_flight.pop(index)
+        self._resent_at.pop(index, None)
+        if revocable:
+            self._revocable.add(index)
+        self._presumed_lost.add(index)
+        self._guessed.add(index)
+        self._queue(index, now)
 
     def on_nack(self, index: int, now: float = 0.0, holdoff: float = 0.0) -> bool:
         """A trimmed packet: queue exactly that index again, due after ``holdoff``
@@ -248,21 +320,38 @@ class SendWindow:
         trims = self._trims.get(index, 0) + 1
         self._trims[index] = trims
         self._presumed_lost.discard(index)   # the NACK proves it was cut, not late
+        self._first_sent.pop(index, None)
+        self._resent_at.pop(index, None)
+        self._revocable.discard(index)
         self.in_flight.pop(index, None)
         self._queue(index, now + holdoff * min(2 ** (trims - 1) - 1, self.MAX_HOLDOFF_RTTS))
         return True
 
+    def detect_overtaken(self, now: float, reorder_window: float) -> list[int]:
+        """Queues for retransmission the packets presumed lost, as RACK (RFC 8985)
+        judges them when an ACK arrives: sent ``reorder_window`` seconds or more
+        before the newest packet acknowledged (``latest_delivered_sent``). That is
+        RACK's "in flight an RTT plus the window" with the RTT of that newest packet,
+        which holds whatever delay every packet just met: a stall of the path, the
+        receiver or the sender delays them all alike and overtakes none. Against the
+        smoothed RTT instead (``detect_losses``) a 15-30 ms stall on a loaded machine
+        made a whole window look lost at once (22 of 2,500 packets in one instant).
+        Nothing is judged between ACKs: a path gone silent is the timer's."""
+        cutoff = self.latest_delivered_sent - reorder_window
+        lost = sorted(i for i, (sent, _r) in self.in_flight.items() if sent <= cutoff)
+        for index in lost:
+            self._presume_lost(index, now, revocable=True)
+        return lost
+
     def detect_losses(self, now: float, age: float) -> list[int]:
-        """Queues for retransmission the packets presumed lost, RACK-style: sent before
-        a packet that has since been acknowledged, and in flight for ``age`` (an RTT
-        plus a reordering allowance: sprayed packets overtake each other)."""
+        """Queues for retransmission the packets presumed lost by age: sent before a
+        packet that has since been acknowledged, and in flight for ``age`` (an RTT
+        plus a reordering allowance). The sender judges on the ACK clock
+        (``detect_overtaken``); this wall-clock form suits callers without one."""
         lost = sorted(i for i, (sent, _r) in self.in_flight.items()
                       if sent < self.latest_delivered_sent and now - sent >= age)
         for index in lost:
-            del self.in_flight[index]
-            self._presumed_lost.add(index)
-            self._guessed.add(index)
-            self._queue(index, now)
+            self._presume_lost(index, now, revocable=True)
         return lost
 
     def expire(self, now: float, rto: float) -> list[int]:
@@ -274,10 +363,7 @@ class SendWindow:
         if start is None or now - start < rto:
             return []
         oldest = min(self.in_flight.items(), key=lambda item: item[1][0])[0]
-        del self.in_flight[oldest]
-        self._presumed_lost.add(oldest)
-        self._guessed.add(oldest)
-        self._queue(oldest, now)
+        self._presume_lost(oldest, now, revocable=False)
         self._last_timeout = now
         return [oldest]
 

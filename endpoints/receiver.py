@@ -199,8 +199,7 @@ class Receiver:
             counts["control_packets"] += 1
             return
         status = flow.accept(index, packet.payload, now)
-        if status != "beyond":
-            flow.trigger = (index, bool(pds.retrans))
+        flow.note_trigger(index, bool(pds.retrans), kept=status != "beyond")
         urgent = "reorder" if status != "new" else \
             "sender" if pds.ackreq or pds.retrans else None
         flow.schedule_ack(now, urgent=urgent, ack_every=self.config.ack_every,

@@ -61,6 +61,7 @@ class ReceiverFlow:
         self.ce_pending = False
         self.credit_pending = 0
         self.trigger: tuple[int, bool] | None = None    # (index, was a retransmission)
+        self.retransmission_seen = False     # a retransmission arrived since the last ACK
         self._hash = hashlib.sha256()
         self._rng = rng
         self._first_ev = first_ev
@@ -94,6 +95,16 @@ class ReceiverFlow:
         elif status == "duplicate":
             self.counts["duplicates"] += 1
         return status
+
+    def note_trigger(self, index: int, retransmission: bool, kept: bool) -> None:
+        """A data packet arrived whole (``kept``: it was not too far ahead to
+        buffer): the next ACK names it, and its retransmission flag is set if any
+        retransmission arrived since the last ACK. Each retransmission is acked at
+        once, so an ACK without the flag tells the sender that every packet it newly
+        acknowledges arrived as its first copy (reordering, not loss)."""
+        self.retransmission_seen = self.retransmission_seen or retransmission
+        if kept:
+            self.trigger = (index, retransmission)
 
     def want_ack(self, cause: str) -> None:
         """An ACK must go out at the next reply, for ``cause`` (one of ACK_CAUSES)."""
@@ -134,9 +145,9 @@ class ReceiverFlow:
         cumulative = self.buffer.next_expected
         ack_psn_offset = 0
         base = cumulative
-        retrans = False
+        retrans = self.retransmission_seen
         if self.trigger is not None:
-            trigger, retrans = self.trigger
+            trigger, _retransmission = self.trigger
             if trigger >= cumulative and self.buffer.has(trigger):
                 ack_psn_offset = trigger - (cumulative - 1)
                 base = max(cumulative, trigger - (SACK_BITS - 1))
@@ -155,6 +166,7 @@ class ReceiverFlow:
         self.ack_now = False
         self.ce_pending = False
         self.trigger = None
+        self.retransmission_seen = False
         if self.credit_pending:
             self.counts["credits"] += 1
             self.counts["credit_bytes"] += self.credit_pending

@@ -171,7 +171,12 @@ class Sender:
             now = time.monotonic()
             if now >= deadline or window.done:
                 break
-            self.counts["losses"] += len(window.detect_losses(now, self._loss_age()))
+            # Loss is judged as each ACK arrives, on send times (``detect_overtaken``);
+            # a presumption made under a narrower reordering window than has since
+            # been learnt is taken back while its resend still waits.
+            reorder_window = self._reorder.window(self._rtt)
+            window.revoke_losses(reorder_window)
+            self.counts["losses"] += len(window.detect_overtaken(now, reorder_window))
             if window.expire(now, self._rtt.rto):
                 self.counts["timeouts"] += 1
                 self._rtt.back_off()
@@ -184,18 +189,11 @@ class Sender:
             self._close(deadline)
         return self._summary(finished - start)
 
-    def _loss_age(self) -> float:
-        """How long a packet overtaken by an acknowledged one may still be on its way."""
-        return self._reorder.loss_age(self._rtt)
-
     def _wait(self, now: float, deadline: float) -> float:
         wake = deadline
         timer = self._window.timer_start()
         if timer is not None:
             wake = min(wake, timer + self._rtt.rto)
-            overtaken = self._window.oldest_overtaken_send_time()
-            if overtaken is not None:
-                wake = min(wake, overtaken + self._loss_age())
         if self._blocked_on_credit():
             wake = min(wake, self._last_credit + self._credit_patience())
         held = self._window.next_resend_due()
@@ -372,9 +370,14 @@ class Sender:
             if not pds.retrans:
                 original = cumulative - 1 + pds.ack_psn_offset
         before = window.acked_packets
-        for sample in window.on_ack(cumulative, sacked, now, original):
+        for sample in window.on_ack(cumulative, sacked, now, original,
+                                    retransmission_seen=bool(pds.retrans)):
             self._rtt.sample(sample)
             self._reorder.on_sample(sample)
+        for sample in window.take_late_samples():
+            self._reorder.on_sample(sample)
+        if window.overtaken_acked:
+            self._reorder.on_reordered()
         self._cwnd.on_acked((window.acked_packets - before) * self.config.mss)
         if window.late_arrivals > self._late_seen:
             self._reorder.on_late_arrival(window.late_arrivals - self._late_seen)

@@ -53,7 +53,6 @@ def run_fifo(packets: int, *, window: int, service: float, paths: tuple[float, .
 
     while not win.done:
         assert now < 600, "the transfer stalled"
-        out.losses += len(win.detect_losses(now, reorder.loss_age(rtt)))
         if win.expire(now, rtt.rto):
             out.timeouts += 1
             rtt.back_off()
@@ -66,8 +65,6 @@ def run_fifo(packets: int, *, window: int, service: float, paths: tuple[float, .
         wake = [events[0][0]] if events else []
         if (start := win.timer_start()) is not None:
             wake.append(start + rtt.rto)
-        if (overtaken := win.oldest_overtaken_send_time()) is not None:
-            wake.append(overtaken + reorder.loss_age(rtt))
         now = max(now, min(wake))
         while events and events[0][0] <= now:
             _when, _seq, kind, index = heapq.heappop(events)
@@ -86,9 +83,17 @@ def run_fifo(packets: int, *, window: int, service: float, paths: tuple[float, .
                 for sample in win.on_ack(index, held, now):
                     rtt.sample(sample)
                     reorder.on_sample(sample)
+                for sample in win.take_late_samples():
+                    reorder.on_sample(sample)
+                if win.overtaken_acked:
+                    reorder.on_reordered()
                 if win.late_arrivals > late_seen:
                     reorder.on_late_arrival(win.late_arrivals - late_seen)
                     late_seen = win.late_arrivals
+                # Judged as each ACK arrives, as the sender does.
+                reorder_window = reorder.window(rtt)
+                win.revoke_losses(reorder_window)
+                out.losses += len(win.detect_overtaken(now, reorder_window))
     return out
 
 
