@@ -8,15 +8,16 @@ congestion window, NACK hold-off, RACK-style loss detection, timeout, credit req
 when stalled). Every flow must finish within a bound (no livelock), deliver exactly
 its bytes in order, and the budget must never have more outstanding than its window.
 
-Seeded and bounded: P4SIM_FUZZ_SEED picks the seed (printed), P4SIM_FUZZ_SECONDS the
-time (default 2). A failure names the seed and the trial's parameters.
+Seeded and bounded, the same trials every run: P4SIM_FUZZ_SEED picks the seed (default
+1313, printed), P4SIM_FUZZ_TRIALS how many (default 150, ~2 s). A failure names the seed
+and the trial's parameters. (A random seed each run once hid a livelock-looking failure
+in ~5% of trials: the simulated receiver never freed a finished flow's unused credit.)
 """
 from __future__ import annotations
 
 import heapq
 import os
 import random
-import time
 from dataclasses import dataclass, field
 
 from endpoints.congestion import TRIM_DECREASE, CongestionWindow
@@ -118,6 +119,8 @@ def run_trial(rng: random.Random) -> str:
                     push(tick + rng.randint(1, max_delay), "ack", key, base)
             elif kind == "ack":
                 flow.window.on_ack(n, acks.pop(_s, []), tick)
+                if flow.window.done:       # its close: the receiver frees what it
+                    budget.remove(key)     # granted and the flow never used
             elif kind == "nack":
                 if flow.window.on_nack(n, tick, 20):
                     flow.cwnd.on_congestion(tick, 20, TRIM_DECREASE)
@@ -139,18 +142,20 @@ def run_trial(rng: random.Random) -> str:
 
 
 def test_fuzz_flows_always_finish_in_order_within_the_shared_window():
-    seed = int(os.environ.get("P4SIM_FUZZ_SEED", random.randrange(2**32)))
-    budget_s = float(os.environ.get("P4SIM_FUZZ_SECONDS", "2"))
-    print(f"P4SIM_FUZZ_SEED={seed}")
+    seed = int(os.environ.get("P4SIM_FUZZ_SEED", "1313"))
+    trials = int(os.environ.get("P4SIM_FUZZ_TRIALS", "150"))
+    print(f"P4SIM_FUZZ_SEED={seed} P4SIM_FUZZ_TRIALS={trials}")
     rng = random.Random(seed)
-    deadline = time.monotonic() + budget_s
-    trials = 0
-    while time.monotonic() < deadline or trials < 3:
+    for trial in range(trials):
         trial_seed = rng.randrange(2**32)
         try:
             run_trial(random.Random(trial_seed))
         except AssertionError as exc:
-            raise AssertionError(f"seed {seed}, trial {trials} (trial seed {trial_seed}): "
+            raise AssertionError(f"seed {seed}, trial {trial} (trial seed {trial_seed}): "
                                  f"{exc}") from None
-        trials += 1
-    print(f"{trials} trials")
+
+
+def test_a_finished_flows_unused_credit_is_freed_for_the_others():
+    # The trial that stalled: four flows, a 16-packet window cut to its floor by trims,
+    # and one flow ending with 100 bytes granted that it never used.
+    run_trial(random.Random(232071170))

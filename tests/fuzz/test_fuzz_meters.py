@@ -8,8 +8,8 @@ credits. The peak bucket pays for every packet that is not red, the committed bu
 for green ones only. Random two-rate configurations (packets or bytes), random
 arrival gaps and sizes; every colour must match.
 
-Seeded and bounded: P4SIM_FUZZ_SEED picks the seed (printed), P4SIM_FUZZ_SECONDS the
-time (default 2). A failure names the seed, the configuration and the arrivals.
+Seeded and bounded: P4SIM_FUZZ_SEED picks the seed (default fixed, printed),
+P4SIM_FUZZ_SECONDS the time (default 2). A failure names the seed, the configuration and the arrivals.
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def random_case(rng: random.Random) -> tuple[str, MeterConfig, list[tuple[int, i
 
 
 def test_meter_matches_the_closed_form():
-    seed = int(os.environ.get("P4SIM_FUZZ_SEED", random.randrange(2**32)))
+    seed = int(os.environ.get("P4SIM_FUZZ_SEED", "20261202"))  # fixed: the same cases first
     budget = float(os.environ.get("P4SIM_FUZZ_SECONDS", "2"))
     print(f"meter fuzz seed {seed} ({budget:g} s)")
     rng = random.Random(seed)
