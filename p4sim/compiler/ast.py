@@ -296,6 +296,14 @@ class StructExpression(Expression):
 
     type: Type | None
     fields: tuple[NamedField, ...]
+    rest: bool = False  # ``{a = 1, ...}``: the other fields take their default values
+
+
+@node
+class InvalidHeader(Expression):
+    """``{#}`` (or ``(T){#}``): an invalid header (or header union) value."""
+
+    type: Type | None = None
 
 
 @node

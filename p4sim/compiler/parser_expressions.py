@@ -72,7 +72,10 @@ class ExpressionRules(TypeRules):
             if cast_type is not None:
                 operand = self._parse_prefix()
                 if isinstance(operand, ast.StructExpression) and operand.type is None:
-                    return ast.StructExpression(cast_type, operand.fields, span=tok.span)
+                    return ast.StructExpression(cast_type, operand.fields, operand.rest,
+                                                span=tok.span)
+                if isinstance(operand, ast.InvalidHeader) and operand.type is None:
+                    return ast.InvalidHeader(cast_type, span=tok.span)
                 return ast.Cast(cast_type, operand, span=tok.span)
         return self._parse_postfix(self._parse_primary())
 
@@ -204,19 +207,32 @@ class ExpressionRules(TypeRules):
         return ast.Name(tok.text, top_level, span=tok.span)
 
     # BNF: initializer_list : '{' '}' | '{' expression ( ',' expression )* [ ',' ] '}'
-    #                       | '{' IDENT '=' expression ( ',' IDENT '=' expression )* [ ',' ] '}'
+    #                       | '{' IDENT '=' expression ( ',' IDENT '=' expression )*
+    #                             [ ',' '...' ] [ ',' ] '}'
+    #                       | '{' '...' '}' | '{' '#' '}'
     def _parse_initializer_list(self) -> ast.Expression:
         open_tok = self._expect("{")
+        if self._at("#") and self._at("}", 1):
+            self._advance()
+            self._advance()
+            return ast.InvalidHeader(None, span=open_tok.span)
+        if self._accept_dots():
+            self._expect("}", "after '...'")
+            return ast.StructExpression(None, (), True, span=open_tok.span)
         if self._at_ident() and self._at("=", 1):
             fields: list[ast.NamedField] = []
+            rest = False
             while not self._at("}"):
+                if self._accept_dots():
+                    rest = True
+                    break
                 name = self._expect_name("a field name")
                 self._expect("=", "after the field name")
                 fields.append(ast.NamedField(name.text, self._parse_expression(), span=name.span))
                 if not self._accept(","):
                     break
             self._expect("}", "to close the struct initializer")
-            return ast.StructExpression(None, tuple(fields), span=open_tok.span)
+            return ast.StructExpression(None, tuple(fields), rest, span=open_tok.span)
         elements: list[ast.Expression] = []
         while not self._at("}"):
             elements.append(self._parse_expression())
@@ -224,6 +240,14 @@ class ExpressionRules(TypeRules):
                 break
         self._expect("}", "to close the list")
         return ast.ListExpression(tuple(elements), span=open_tok.span)
+
+    def _accept_dots(self) -> bool:
+        """Consume ``...`` (lexed as ``..`` and an adjacent ``.``) when it is here."""
+        if self._at("..") and self._at(".", 1) and not self._peek(1).space_before:
+            self._advance()
+            self._advance()
+            return True
+        return False
 
     # BNF: arguments : '(' [ argument ( ',' argument )* ] ')'
     def _parse_arguments(self) -> tuple[ast.Argument, ...]:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from p4sim.compiler import ast
 from p4sim.compiler.parser_expressions import ExpressionRules
-from p4sim.compiler.tokens import IDENT, KEYWORD, Token
+from p4sim.compiler.tokens import IDENT, KEYWORD, PUNCT, Token
+
+# Operators that take a compound-assignment form (``>>=`` is matched on its own).
+_COMPOUND_OPS = ("+", "-", "*", "/", "%", "&", "|", "^", "<<", "|+|", "|-|", "&&", "||")
 
 
 class StatementRules(ExpressionRules):
@@ -85,13 +88,19 @@ class StatementRules(ExpressionRules):
             raise self._error_here("not a declaration")
         return True
 
-    # BNF: assignment_or_call : lvalue '=' expression ';' | call_expression ';'
+    # BNF: assignment_or_call : lvalue [ compound_op ] '=' expression ';'
+    #                          | call_expression ';'
+    #      compound_op : '+' | '-' | '*' | '/' | '%' | '&' | '|' | '^' | '<<' | '>>'
+    #                  | '|+|' | '|-|' | '&&' | '||'   (no space before the '=')
     def _parse_assignment_or_call(self) -> ast.Statement:
         start = self._peek()
         target = self._parse_postfix(self._parse_primary())
-        if self._accept("="):
+        op = self._accept_compound_op()
+        if op is not None or self._accept("="):
             value = self._parse_expression()
             self._expect(";", "after the assignment")
+            if op is not None:  # P4_16 1.2.5: ``a op= b`` is ``a = a op b``
+                value = ast.Binary(op, target, value, span=target.span)
             return ast.Assignment(target, value, span=start.span)
         if isinstance(target, ast.MethodCall):
             self._expect(";", "after the call")
@@ -128,6 +137,23 @@ class StatementRules(ExpressionRules):
         body = self._parse_statement()
         return ast.ForStatement(tuple(init), cond, tuple(updates), body, span=for_tok.span)
 
+    def _accept_compound_op(self) -> str | None:
+        """The operator of a compound assignment (``+=``, ``<<=``, ``|+|=``, ...) here,
+        consumed with its '='; None (nothing consumed) otherwise. The lexer has no such
+        tokens: ``>>=`` arrives as ``>`` ``>=``, the others as the operator and ``=``."""
+        tok, nxt = self._peek(), self._peek(1)
+        if tok.kind != PUNCT or nxt.kind != PUNCT or nxt.space_before:
+            return None
+        if tok.text == ">" and nxt.text == ">=":
+            op = ">>"
+        elif tok.text in _COMPOUND_OPS and nxt.text == "=":
+            op = tok.text
+        else:
+            return None
+        self._advance()
+        self._advance()
+        return op
+
     def _parse_for_clause(self, allow_declaration: bool) -> ast.Statement:
         start = self._peek()
         if allow_declaration and self._at_local_declaration():
@@ -139,8 +165,12 @@ class StatementRules(ExpressionRules):
             decl = ast.VariableDecl(name.text, decl_type, init, span=start.span)
             return ast.DeclarationStatement(decl, span=start.span)
         target = self._parse_postfix(self._parse_primary())
-        if self._accept("="):
-            return ast.Assignment(target, self._parse_expression(), span=start.span)
+        op = self._accept_compound_op()
+        if op is not None or self._accept("="):
+            value = self._parse_expression()
+            if op is not None:
+                value = ast.Binary(op, target, value, span=target.span)
+            return ast.Assignment(target, value, span=start.span)
         if isinstance(target, ast.MethodCall):
             return ast.MethodCallStatement(target, span=start.span)
         raise self._error_here("expected an assignment or a call in the 'for' loop header")

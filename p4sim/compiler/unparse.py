@@ -10,7 +10,7 @@ _INDENT = "    "
 _ATOMIC = (
     ast.IntLiteral, ast.BoolLiteral, ast.StringLiteral, ast.Name, ast.Member, ast.ArrayIndex,
     ast.Slice, ast.MethodCall, ast.ConstructorCall, ast.ListExpression, ast.StructExpression,
-    ast.DefaultExpression, ast.DontCare, ast.TypeNameExpression,
+    ast.DefaultExpression, ast.DontCare, ast.TypeNameExpression, ast.InvalidHeader,
 )
 
 
@@ -153,8 +153,12 @@ class _Unparser:
         return "{" + ", ".join(self.expr(e) for e in node.elements) + "}"
 
     def expr_StructExpression(self, node: ast.StructExpression) -> str:
-        body = "{" + ", ".join(f"{f.name} = {self.expr(f.value)}" for f in node.fields) + "}"
+        parts = [f"{f.name} = {self.expr(f.value)}" for f in node.fields]
+        body = "{" + ", ".join(parts + ["..."] * node.rest) + "}"
         return body if node.type is None else f"({self.type(node.type)}){body}"
+
+    def expr_InvalidHeader(self, node: ast.InvalidHeader) -> str:
+        return "{#}" if node.type is None else f"({self.type(node.type)}){{#}}"
 
     def expr_DefaultExpression(self, node: ast.DefaultExpression) -> str:
         return "default"

@@ -100,6 +100,9 @@ class Lowering:
         self.learn_lists: dict[str, ir.FieldListIR] = {}
         # one object per table name: a control instance applied twice shares its tables
         self.tables_by_name: dict[str, TableObj] = {}
+        # instance name -> (its declaration, its binding): a control instance applied
+        # more than once (``C2(c1)`` and ``C3(c1)``) shares its externs, as in p4c
+        self.instances_by_name: dict[str, tuple[Any, Any]] = {}
         self.cp = ControlPlaneModel()
         self.cp_actions: dict[str, Any] = {}
         self.action_depth = 0  # >0 while lowering an action body (a call there is nested)

@@ -118,7 +118,11 @@ def declare_local(lw: Lowering, local: ast.Node, scope: Scope, prefix: str,
             obj = lw.tables_by_name[name] = TableObj(name, local, scope)
         scope.declare(local.name, obj)
     elif isinstance(local, ast.Instantiation):
-        scope.declare(local.name, instantiate(lw, local, scope, prefix))
+        name = qualified(prefix, local.name, local.annotations)
+        known = lw.instances_by_name.get(name)
+        if known is None or known[0] is not local:
+            known = lw.instances_by_name[name] = (local, instantiate(lw, local, scope, prefix))
+        scope.declare(local.name, known[1])
     elif isinstance(local, (ast.FunctionDecl,)):
         scope.declare(local.name, DeclBinding((local,), scope))
     else:

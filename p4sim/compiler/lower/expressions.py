@@ -89,6 +89,11 @@ class ExprLowerer:
     def lower_typed(self, e: ast.Expression, target: P4Type) -> Val:
         """Lower ``e`` where a value of type ``target`` is expected (int literals
         adapt; anything else must match exactly)."""
+        if isinstance(e, ast.InvalidHeader) and isinstance(target, (HeaderT, UnionT)):
+            return Val(target, None, ref=("invalid", e))
+        if isinstance(e, ast.StructExpression) and e.rest and \
+                isinstance(target, (StructT, HeaderT)):
+            return self.lower(with_defaults(e, target))
         if isinstance(e, (ast.ListExpression, ast.StructExpression)) and \
                 isinstance(target, (StructT, HeaderT, TupleT)):
             return self.lower(e)
@@ -131,6 +136,14 @@ class ExprLowerer:
 
     def _StringLiteral(self, e: ast.StringLiteral) -> Val:
         return Val(StringT(), const=e.value)
+
+    def _InvalidHeader(self, e: ast.InvalidHeader) -> Val:
+        """An invalid header value; untyped inside an initializer, whose assignment
+        gives it the field's type."""
+        t = self.resolve(e.type) if e.type is not None else None
+        if t is not None and not isinstance(t, (HeaderT, UnionT)):
+            raise CompileError(e.span, f"'{{#}}' is a header value, not {t.describe()}")
+        return Val(t, None, ref=("invalid", e))
 
     def _DefaultExpression(self, e: ast.DefaultExpression) -> Val:
         raise CompileError(e.span, "'default' is only allowed as a select or switch label")
@@ -584,6 +597,32 @@ class ExprLowerer:
 
     def _ConstructorCall(self, e: ast.ConstructorCall) -> Val:
         return Val(None, ref=("construct", e))
+
+
+def with_defaults(e: ast.StructExpression, t: StructT | HeaderT) -> ast.StructExpression:
+    """``{a = 1, ...}`` of type ``t`` with every field it leaves out given its default
+    value (P4_16 "default values": 0, false, an invalid header, recursively), so the
+    rest of lowering sees a complete initializer."""
+    if isinstance(t, HeaderT) and t.nested:
+        raise CompileError(e.span, "'...' in a header with struct fields is not supported")
+    given = {f.name for f in e.fields}
+    fields = list(e.fields)
+    for f in t.fields:
+        if f.name not in given:
+            fields.append(ast.NamedField(f.name, _default_value(f.type, e.span), span=e.span))
+    return ast.StructExpression(e.type, tuple(fields), span=e.span)
+
+
+def _default_value(t: P4Type, span: SourceSpan) -> ast.Expression:
+    if isinstance(t, BitsT):
+        return ast.IntLiteral(0, t.width, t.signed, span=span)
+    if isinstance(t, BoolT):
+        return ast.BoolLiteral(False, span=span)
+    if isinstance(t, (HeaderT, UnionT)):
+        return ast.InvalidHeader(None, span=span)
+    if isinstance(t, StructT):
+        return with_defaults(ast.StructExpression(None, (), True, span=span), t)
+    raise CompileError(span, f"'...' cannot yet give a default value of type {t.describe()}")
 
 
 def _has_call(e: ast.Expression | None) -> bool:

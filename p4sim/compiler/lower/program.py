@@ -21,6 +21,7 @@ from p4sim.compiler.lower.storage import HeaderRef, StructRef
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.semantic.declaration_order import check_declaration_order
 from p4sim.compiler.semantic.readonly import check_readonly_parameters
+from p4sim.compiler.semantic.structure import check_structure
 from p4sim.compiler.semantic.unused import unused_warnings
 from p4sim.compiler.semantic.scope import (
     ConstBinding, DeclBinding, GlobalInfo, Scope, build_global_scope)
@@ -37,6 +38,7 @@ def const_eval(e: ast.Expression, scope: Scope) -> tuple[Any, P4Type]:
 
 
 def lower_program(program: ast.Program, program_file: str) -> Lowering:
+    check_structure(program)  # duplicates and misplaced statements, used or not
     check_declaration_order(program)  # as p4c resolves names: before any other check
     info = build_global_scope(program, const_eval)
     lw = Lowering(info, program_file)

@@ -268,6 +268,10 @@ class StatementLowerer:
             data = value.data(span, _width(ref.type))
             self.emit("assign", [J.as_param(ref.json()), J.as_param(data)], node)
             return
+        if isinstance(ref, (HeaderRef, DynHeaderRef, UnionRef)) and \
+                isinstance(value.ref, tuple) and value.ref[0] == "invalid":
+            self._invalidate(ref, node)
+            return
         if isinstance(ref, (HeaderRef, DynHeaderRef)):
             if isinstance(value.ref, (HeaderRef, DynHeaderRef)):
                 self.emit("assign_header", [J.as_param(ref.json()),
@@ -295,6 +299,14 @@ class StatementLowerer:
                 self.store_fields(ref, ref.type, value, span, node)
                 return
         raise CompileError(span, "cannot assign this value here (type mismatch)")
+
+    def _invalidate(self, ref: Any, node: ast.Node | None) -> None:
+        """``h = {#}``: the header (each member of a union) becomes invalid."""
+        if isinstance(ref, UnionRef):
+            for _, member in ref.members:
+                self.emit("remove_header", [J.as_param(member.json())], node)
+            return
+        self.emit("remove_header", [J.as_param(ref.json())], node)
 
     def store_fields(self, ref: Any, t: Any, value: Val, span: SourceSpan,
                      node: ast.Node | None) -> None:

@@ -361,11 +361,17 @@ class TableLowering:
         if prop.value is None:
             raise CompileError(prop.span, f"table property '{prop.name}' needs a value")
         if isinstance(prop.value, ast.ConstructorCall):
-            # An @name on the property names the anonymous instance (as p4c does).
+            # An @name on the property names the anonymous instance. For an
+            # implementation p4c takes the property's own control-plane name, as
+            # written (``@name("ap") implementation = action_profile(...)`` is "ap");
+            # direct counters and meters stay under the control's prefix.
+            named = string_arg(annotation(prop.annotations, "name"))
             decl = ast.Instantiation(f"{self.decl.name}_{prop.name}", prop.value.type,
                                      prop.value.args, annotations=prop.annotations,
                                      span=prop.value.span)
-            obj = instantiate(self.lw, decl, self.scope, self.scope.prefix)
+            verbatim = named is not None and prop.name == "implementation"
+            prefix = "" if verbatim else self.scope.prefix
+            obj = instantiate(self.lw, decl, self.scope, prefix)
         else:
             obj = self.ex.lower(prop.value).ref
         if not isinstance(obj, ExternObj):

@@ -182,3 +182,24 @@ def test_named_and_dont_care_arguments() -> None:
 def test_expression_errors(text: str, message: str) -> None:
     with pytest.raises(CompileError, match=re.escape(message)):
         parse_expression(text)
+
+
+def test_dots_leave_the_other_fields_to_their_defaults() -> None:
+    expr = parse_expression("{ a = 1, ... }")
+    assert isinstance(expr, ast.StructExpression) and expr.rest
+    assert [f.name for f in expr.fields] == ["a"]
+    empty = parse_expression("{...}")
+    assert isinstance(empty, ast.StructExpression) and empty.rest and empty.fields == ()
+    assert not parse_expression("{ a = 1 }").rest
+
+
+def test_hash_in_braces_is_an_invalid_header() -> None:
+    assert parse_expression("{#}") == ast.InvalidHeader(None, span=None)
+    cast = parse_expression("(h_t){#}")
+    assert isinstance(cast, ast.InvalidHeader) and cast.type == ast.NamedType("h_t", span=None)
+
+
+def test_default_and_invalid_initializers_unparse_to_what_parses_back() -> None:
+    for text in ("{a = 1, ...}", "{...}", "{#}", "(h_t){#}"):
+        expr = parse_expression(text)
+        assert parse_expression(unparse(expr)) == expr

@@ -128,3 +128,22 @@ def test_generic_call_statement() -> None:
 def test_statement_errors(text: str, message: str) -> None:
     with pytest.raises(CompileError, match=message.replace("(", r"\(")):
         parse_statements(text)
+
+
+@pytest.mark.parametrize("op", ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "|+|",
+                                "|-|", "&&", "||"])
+def test_compound_assignment_is_the_plain_assignment_of_the_operation(op: str) -> None:
+    (stmt,) = parse_statements(f"h.f {op}= 2;")
+    field = ast.Member(name("h"), "f", span=None)
+    assert stmt == ast.Assignment(field, binary(op, field, lit(2)), span=None)
+
+
+def test_compound_assignment_in_a_for_loop_update() -> None:
+    (loop,) = parse_statements("for (bit<8> i = 0; i < 4; i += 1) { }")
+    (update,) = loop.updates
+    assert update == ast.Assignment(name("i"), binary("+", name("i"), lit(1)), span=None)
+
+
+def test_a_compound_operator_split_from_its_equals_sign_is_refused() -> None:
+    with pytest.raises(CompileError, match="expected '=' or a method call"):
+        parse_statements("h.f + = 2;")

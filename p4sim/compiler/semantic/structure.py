@@ -1,0 +1,176 @@
+"""Structural rules p4c's front end enforces on every declaration, used or not.
+
+Lowering only walks what the V1Switch package reaches, so a duplicated parameter, a
+second ``key`` property or a parser that defines its own ``accept`` state inside a
+control or parser nobody instantiates used to compile; p4c refuses each of them before
+it looks for ``main``. This pass runs first, over the whole program, and raises the
+first violation in source order:
+
+- duplicate names: parameters (with constructor and type parameters), parser
+  states, table properties, extern methods of one arity, the locals of a control or
+  parser, the program's own top-level types, constants and instances, the members of
+  one ``error`` or ``match_kind`` declaration, the labels of one ``switch``;
+- a default value on an ``out``, ``inout`` or ``@optional`` parameter;
+- the built-in parser states ``accept`` and ``reject`` defined by the program;
+- ``default`` anywhere but last in a ``switch``;
+- ``break`` and ``continue`` outside a ``for`` loop, ``exit`` inside a function,
+  ``return`` and ``exit`` inside a parser state.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterable, Iterator
+
+from p4sim.compiler import ast
+from p4sim.compiler.errors import CompileError, SourceSpan
+
+_BUILTIN_STATES = ("accept", "reject")
+
+
+# Top-level declarations that cannot be overloaded (callables can, by arity).
+_SINGLE = (ast.ConstantDecl, ast.Instantiation, ast.ValueSetDecl, ast.HeaderDecl,
+           ast.HeaderUnionDecl, ast.StructDecl, ast.EnumDecl, ast.TypedefDecl,
+           ast.ControlDecl, ast.ParserDecl, ast.PackageDecl)
+_BUILTIN_FILES = ("core.p4", "v1model.p4")
+
+
+def check_structure(program: ast.Program) -> None:
+    """Raise CompileError at the first structural violation anywhere in ``program``."""
+    for decl in program.declarations:
+        _check_declaration(decl)
+    # Only the program's own declarations: the bundled headers are ours, not p4c's, and
+    # a name they declare that p4c's do not (for this V1MODEL_VERSION) must stay free.
+    _unique(((d.name, d.span) for d in program.declarations if isinstance(d, _SINGLE)
+             and not d.span.file.endswith(_BUILTIN_FILES)), "declaration")
+
+
+def _check_declaration(decl: Any) -> None:
+    if isinstance(decl, (ast.ErrorDecl, ast.MatchKindDecl)):
+        kind = "error" if isinstance(decl, ast.ErrorDecl) else "match_kind"
+        _unique(((m, decl.span) for m in decl.members), f"{kind} member")
+        return
+    type_params = getattr(decl, "type_params", ())
+    _unique(((t.name, t.span) for t in type_params), "type parameter")
+    params = (*getattr(decl, "params", ()), *getattr(decl, "constructor_params", ()))
+    # type parameters and parameters share the declaration's namespace
+    _unique(((p.name, p.span) for p in (*type_params, *params)), "parameter")
+    for param in params:
+        _check_default(param)
+    if isinstance(decl, ast.ExternDecl):
+        # methods (and constructors) overload by arity only
+        _unique(((f"{m.name}/{len(m.params)}", m.span) for m in decl.methods), "method")
+        for method in decl.methods:
+            _check_declaration(method)
+    elif isinstance(decl, ast.ParserDecl):
+        _check_parser(decl)
+    elif isinstance(decl, ast.ControlDecl):
+        _unique(_local_names(decl.locals), "declaration")
+        for local in decl.locals:
+            _check_declaration(local)
+        if decl.apply is not None:
+            _check_body(decl.apply, in_function=False)
+    elif isinstance(decl, ast.TableDecl):
+        _unique(((p.name, p.span) for p in decl.properties), "table property")
+    elif isinstance(decl, (ast.ActionDecl, ast.FunctionDecl)):
+        _check_body(decl.body, in_function=isinstance(decl, ast.FunctionDecl))
+
+
+def _check_default(param: ast.Parameter) -> None:
+    """A default value only fits a parameter the caller may leave out and that is read:
+    not an ``out``/``inout`` one, and not an ``@optional`` one (which has no value)."""
+    if param.default is None:
+        return
+    if param.direction in ("out", "inout"):
+        raise CompileError(param.span, f"{param.name}: an {param.direction} parameter "
+                           "cannot have a default value")
+    if any(a.name == "optional" for a in param.annotations):
+        raise CompileError(param.span, f"{param.name}: an @optional parameter cannot "
+                           "have a default value")
+
+
+def _check_parser(decl: ast.ParserDecl) -> None:
+    for state in decl.states:
+        if state.name in _BUILTIN_STATES:
+            raise CompileError(state.span, f"invalid parser state '{state.name}': "
+                               f"{state.name} is built in and must not be defined")
+    _unique(_local_names((*decl.locals, *decl.states)), "declaration")
+    for local in decl.locals:
+        _check_declaration(local)
+    for state in decl.states:
+        for statement in state.statements:
+            _check_body(statement, in_function=False, in_parser=True)
+
+
+def _local_names(decls: Iterable[Any]) -> Iterator[tuple[str, SourceSpan]]:
+    """Names of local declarations; callables are keyed by name and parameter count,
+    since P4 overloads actions and functions by their number of parameters."""
+    for d in decls:
+        if isinstance(d, (ast.ActionDecl, ast.FunctionDecl)):
+            yield f"{d.name}/{len(d.params)}", d.span
+        else:
+            yield d.name, d.span
+
+
+def _check_body(body: ast.Statement, in_function: bool, in_parser: bool = False) -> None:
+    for node, loops in _statements(body, 0):
+        if isinstance(node, (ast.BreakStatement, ast.ContinueStatement)) and loops == 0:
+            word = "break" if isinstance(node, ast.BreakStatement) else "continue"
+            raise CompileError(node.span, f"'{word}' outside a for loop")
+        if isinstance(node, ast.ExitStatement) and in_function:
+            raise CompileError(node.span, "'exit' is not allowed in a function")
+        if isinstance(node, (ast.ReturnStatement, ast.ExitStatement)) and in_parser:
+            word = "return" if isinstance(node, ast.ReturnStatement) else "exit"
+            raise CompileError(node.span, f"'{word}' is not allowed in a parser state")
+        if isinstance(node, ast.SwitchStatement):
+            _check_switch(node)
+
+
+def _check_switch(node: ast.SwitchStatement) -> None:
+    labels = [(_label_text(c.label), c.span) for c in node.cases]
+    _unique(((text, span) for text, span in labels if text is not None), "switch label")
+    for case, (text, _) in zip(node.cases[:-1], labels):
+        if text == "default":
+            raise CompileError(case.span, "'default' must be the last label of a switch")
+
+
+def _label_text(label: ast.Expression) -> str | None:
+    """A comparable spelling of a switch label (names and literals; None otherwise)."""
+    if isinstance(label, ast.DefaultExpression):
+        return "default"
+    if isinstance(label, ast.Name):
+        return ("." if label.top_level else "") + label.name
+    if isinstance(label, ast.Member) and isinstance(label.expr, ast.Name):
+        return f"{label.expr.name}.{label.member}"
+    if isinstance(label, ast.IntLiteral):
+        if label.width is None:
+            return str(label.value)
+        return f"{label.width}{'s' if label.signed else 'w'}{label.value}"
+    return None
+
+
+def _statements(node: Any, loops: int) -> Iterator[tuple[ast.Node, int]]:
+    """Every statement under ``node`` in source order, with how many ``for`` loops
+    enclose it (declarations and expressions are not entered)."""
+    if not isinstance(node, ast.Statement):
+        return
+    yield node, loops
+    inner = loops + 1 if isinstance(node, ast.ForStatement) else loops
+    for f in dataclasses.fields(node):
+        value = getattr(node, f.name)
+        for child in value if type(value) is tuple else (value,):
+            if isinstance(child, ast.SwitchCase):
+                yield from _statements(child.body, inner)
+            else:
+                yield from _statements(child, inner)
+
+
+def _unique(names: Iterable[tuple[str, SourceSpan]], what: str) -> None:
+    """Refuse the second of two equal names; a name's key may carry a ``/arity``
+    suffix (overloads), which the message leaves out."""
+    seen: dict[str, SourceSpan] = {}
+    for key, span in names:
+        if key in seen:
+            name = key.split("/")[0]
+            raise CompileError(span, f"{name}: duplicate {what} (first declared at "
+                               f"{seen[key]})")
+        seen[key] = span
