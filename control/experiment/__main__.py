@@ -1,5 +1,12 @@
 """python -m control.experiment [--full] [--topology NAME] [--out DIR] [--no-federation]
-(root): the leaf-spine experiment, then the two-domain federation demo.
+[--workload NAME ...] [--mode MODE ...] [--switch-uplinks PPS] (root): the leaf-spine experiment,
+then the two-domain federation demo.
+
+--workload / --mode keep only those steps (e.g. ``--workload permutation --mode entropy
+--mode adaptive``: two launches, no federation demo), for a quick measurement.
+--switch-uplinks PPS drains every leaf uplink at PPS packets/s in the switch's own queue
+(plan.Plan.uplink_pps; below the link rate the queues then build where INT and adaptive
+spraying see them, not in tc after the switch), to compare.
 
 EXPERIMENT=full in the environment is the same as --full, FEDERATION=off the same as
 --no-federation (the Makefile passes the environment on).
@@ -12,7 +19,8 @@ import os
 import sys
 from pathlib import Path
 
-from control.experiment.plan import DEFAULT_TOPOLOGY, WORKLOADS, default_plan, full_plan
+from control.experiment.plan import (DEFAULT_TOPOLOGY, MODES, WORKLOADS, default_plan,
+                                     full_plan, only)
 from control.experiment.runner import run_experiment
 from control.launch import ROOT
 from lab.namespace import can_run
@@ -32,6 +40,16 @@ def main(argv: list[str] | None = None) -> int:
                         default=os.environ.get("FEDERATION") == "off",
                         help="skip the two-domain demo after the fabric's report "
                              "(also FEDERATION=off)")
+    parser.add_argument("--workload", action="append", default=[],
+                        choices=sorted({w.name for ws in WORKLOADS.values()
+                                        for w in (ws.permutation, ws.shuffle, ws.incast,
+                                                  ws.mixed)}),
+                        help="only this workload's steps (repeatable)")
+    parser.add_argument("--mode", action="append", default=[], choices=MODES,
+                        help="only this spraying mode's steps (repeatable)")
+    parser.add_argument("--switch-uplinks", type=float, metavar="PPS",
+                        help="drain every leaf uplink at PPS packets/s in the switch's own "
+                             "queue (default: tc's links only)")
     args = parser.parse_args(argv)
     if not can_run():
         print("control.experiment: needs root and `ip netns`", file=sys.stderr)
@@ -40,6 +58,13 @@ def main(argv: list[str] | None = None) -> int:
         print("control.experiment: build/fabric.json missing; run `make build`", file=sys.stderr)
         return 1
     plan = full_plan(args.topology) if args.full else default_plan(args.topology)
+    if args.workload or args.mode:
+        plan = only(plan, tuple(args.workload), tuple(args.mode))
+    if args.switch_uplinks is not None:
+        if not 0 < args.switch_uplinks < plan.link_pps:
+            parser.error(f"--switch-uplinks {args.switch_uplinks:g}: must be above 0 and below "
+                         f"the links' {plan.link_pps:g} packets/s")
+        plan = dataclasses.replace(plan, uplink_pps=args.switch_uplinks)
     if args.no_federation:
         plan = dataclasses.replace(plan, federation=None)
     outcome = run_experiment(plan, args.out)

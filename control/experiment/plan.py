@@ -16,12 +16,17 @@ plan took 476 s and the sprayed permutation's FCT doubled (the CPU, not the link
 then the limit): figures of a loaded machine are not the fabric's. leaf_spine
 (``--topology leaf_spine``: 2 leaves, 4 hosts, 250 packets/s links) ran the same plan
 in 247 s while other jobs drove the load average to 12.7 (its former 12-step plan:
-about 130 s idle). Six Python switches on two cores keep the links the bottleneck only
+about 130 s idle). The two slow-uplink steps (19 steps on 9 launches) add about 110 s
+(2026-12-02, shared). With every leaf uplink draining in the switches' own queues
+(``--switch-uplinks 50``, Plan.uplink_pps) the first 17 steps took 393 s at load average
+3-8: the trims the in-switch queues bring lengthen the permutations 2-4x, so the
+default leaves the main rows' queues to tc. Six Python switches on two cores keep the links the bottleneck only
 at 60 packets/s (bench/congestion.py: at 200 packets/s links the whole fabric
 delivered about 560 packets/s).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 MODES = ("ecmp", "entropy", "round_robin", "adaptive")
@@ -117,12 +122,14 @@ class Setting:
     mode: str
     trim: bool = True
     partitions: Partitions | None = None
+    slow_uplink: bool = False   # each leaf's first uplink slower (Plan.slow_uplink_rates)
 
     @property
     def label(self) -> str:
         if self.partitions is not None:
             return f"{self.mode}, {self.partitions.label}"
-        return self.mode + ("" if self.trim else ", no trim")
+        return (self.mode + ("" if self.trim else ", no trim")
+                + (", one slow uplink" if self.slow_uplink else ""))
 
 
 @dataclass(frozen=True)
@@ -172,7 +179,21 @@ class Plan:
     switch's own egress queue (below ``link_pps``, so the queue builds inside the switch,
     where the partitions' queue classes are served by strict priority, not in tc after
     it). simple_switch_grpc cannot change its queues at run time, so there the uplinks
-    are shaped by tc instead and the two queue variants see the same FIFO."""
+    are shaped by tc instead and the two queue variants see the same FIFO.
+
+    ``uplink_pps`` does the same for every other setting (all four modes alike, so that
+    ECMP, entropy, round robin and adaptive cross the same bottleneck): every leaf uplink
+    drains at that rate in the switch's own queue, so the queues a permutation or an
+    all-to-all builds are where INT sees them and adaptive spraying can move away from
+    them (behind tc's link queue they are invisible to it). None (the default plans'):
+    tc's links only.
+
+    A symmetric permutation loads every uplink alike, so there is no better member for
+    adaptive spraying to move to. A ``slow_uplink`` setting is where it can gain: its
+    leaf uplinks drain in the switch's queue at ``slow_uplink_rates`` = (every uplink,
+    each leaf's first uplink), the first at half the others' rate in the default plans,
+    so an even split wastes the fast member while weights that follow the queues do
+    not."""
 
     steps: tuple[Step, ...]
     link_pps: float = 250.0          # every leaf-spine link, each direction (tc)
@@ -183,6 +204,9 @@ class Plan:
     mixed_pps: float = 200.0         # the mixed case's leaf uplinks, in the switch's own queue
     topology: str = "leaf_spine"     # topologies/<topology>.toml; workloads name its hosts
     federation: Federation | None = None   # the two-domain demo after the fabric's steps
+    uplink_pps: float | None = None  # unpartitioned settings' leaf uplinks, in the switch's queue
+    # a slow_uplink setting's (every leaf uplink, each leaf's first uplink), in the switch's queue
+    slow_uplink_rates: tuple[float, float] | None = None
 
     def settings(self) -> list[Setting]:
         """Each fabric setting once, in first-use order."""
@@ -191,6 +215,12 @@ class Plan:
 
 def _modes(workload: Workload, nbytes: int) -> list[Step]:
     return [Step(Setting(mode), workload, nbytes) for mode in MODES]
+
+
+def _slow_uplink_steps(workload: Workload, nbytes: int) -> list[Step]:
+    """``workload`` with one slow uplink per leaf, under entropy and adaptive spraying."""
+    return [Step(Setting(mode, slow_uplink=True), workload, nbytes)
+            for mode in ("entropy", "adaptive")]
 
 
 def _incast_variants(incast: Workload, nbytes: int) -> list[Step]:
@@ -213,6 +243,7 @@ class Scale:
     link_pps: float
     bottleneck_pps: float
     mixed_pps: float
+    slow_rows_pps: float   # the slow-uplink rows' uplinks (the first at half), in the switch
     permutation: int
     shuffle: int
     incast: int
@@ -220,25 +251,31 @@ class Scale:
     mixed_tcp: int
 
 
-SCALES = {"leaf_spine": Scale(250.0, 150.0, 200.0, 256 * 1024, 48 * 1024, 128 * 1024,
+SCALES = {"leaf_spine": Scale(250.0, 150.0, 200.0, 200.0, 256 * 1024, 48 * 1024, 128 * 1024,
                               128 * 1024, 256 * 1024),
           # four_leaves.toml's own 60 packets/s links and bench/congestion.py's 50 packets/s
           # incast hop: six switches and up to 24 endpoint processes on two cores.
-          "four_leaves": Scale(60.0, 50.0, 50.0, 160 * 1024, 24 * 1024, 64 * 1024,
+          "four_leaves": Scale(60.0, 50.0, 50.0, 50.0, 160 * 1024, 24 * 1024, 64 * 1024,
                                48 * 1024, 96 * 1024)}
 DEFAULT_TOPOLOGY = "four_leaves"   # `make run`; the module docstring says why
 
 
+def _slow_rates(pps: float) -> tuple[float, float]:
+    return (pps, pps / 2)
+
+
 def default_plan(topology: str = DEFAULT_TOPOLOGY) -> Plan:
     """`make run`: the three workloads under the four modes, the incast's credit and trim
-    variants, and the mixed case with and without partition queues."""
+    variants, the mixed case with and without partition queues, and the permutation with
+    one slow uplink per leaf under entropy and adaptive spraying."""
     work, size = WORKLOADS[topology], SCALES[topology]
     return Plan(tuple(_modes(work.permutation, size.permutation) + _modes(work.shuffle, size.shuffle)
                       + _modes(work.incast, size.incast) + _incast_variants(work.incast, size.incast)
-                      + mixed_steps(work.mixed, size.mixed, size.mixed_tcp)),
+                      + mixed_steps(work.mixed, size.mixed, size.mixed_tcp)
+                      + _slow_uplink_steps(work.permutation, size.permutation)),
                 link_pps=size.link_pps, bottleneck_pps=size.bottleneck_pps,
                 mixed_pps=size.mixed_pps, capture=Setting("round_robin"), topology=topology,
-                federation=Federation())
+                federation=Federation(), slow_uplink_rates=_slow_rates(size.slow_rows_pps))
 
 
 def full_plan(topology: str = DEFAULT_TOPOLOGY) -> Plan:
@@ -255,6 +292,21 @@ def full_plan(topology: str = DEFAULT_TOPOLOGY) -> Plan:
                 mixed_pps=size.mixed_pps, flow_timeout_s=180.0, capture=Setting("round_robin"),
                 pcap_cap_bytes=2_000_000, topology=topology,   # 2 MB a file at most
                 federation=Federation())
+
+
+def only(plan: Plan, workloads: tuple[str, ...] = (), modes: tuple[str, ...] = ()) -> Plan:
+    """``plan`` with only the steps of the named workloads and modes (empty: all), for a
+    quick measurement of a few rows; the federation demo is kept only if nothing is
+    filtered."""
+    steps = tuple(s for s in plan.steps
+                  if (not workloads or s.workload.name in workloads)
+                  and (not modes or s.setting.mode in modes))
+    if not steps:
+        raise ValueError(f"no step of {plan.topology} matches workloads {workloads} "
+                         f"and modes {modes}")
+    capture = plan.capture if plan.capture in {s.setting for s in steps} else None
+    federation = plan.federation if not (workloads or modes) else None
+    return dataclasses.replace(plan, steps=steps, capture=capture, federation=federation)
 
 
 def minimal_plan(nbytes: int = 96 * 1024) -> Plan:

@@ -238,7 +238,10 @@ def write_report(rows: list[Row], dbs: dict[str, Path], out: Path, plan: Plan,
     body = [f"<h1>p4sim leaf-spine experiment</h1><p>{html.escape(caption)}</p>",
             "<pre>" + html.escape("\n".join([HEADER, *(format_row(r) for r in rows)])) + "</pre>",
             "<p>spine pps: packets per second sent on the leaf-spine links the data crosses "
-            "(max and mean over those links); max/mean 1.00 = evenly spread. Drops: data "
+            "(max and mean over those links). tier max/mean: the worse tier's (uplinks, "
+            "downlinks) max/mean over those links, which also counts how much each leaf "
+            "sends; leaf max/mean: the worst source leaf's max/mean over its own uplinks, "
+            "spraying's own balance; 1.00 = evenly spread. Drops: data "
             "packets sent but never arrived; trims: packets the switches cut to headers. "
             "TCP Mb/s and TCP retx: the mixed case's front-end TCP flows (the other columns "
             "are UEC's).</p>"]

@@ -9,7 +9,10 @@ run time, with tc on that port (no in-switch queue there, so no trims at that ho
 The mixed case (back-end UEC beside front-end TCP, each in its partition) runs on its
 own fabric, whose policy holds the partitions; before its first step every leaf uplink
 its flows cross is slowed to the plan's ``mixed_pps`` in the switch's own queue (on
-simple_switch_grpc by tc, as for the incast). The adaptive mode's controller reads the
+simple_switch_grpc by tc, as for the incast). A ``slow_uplink`` setting does the same
+to every leaf uplink at the plan's ``slow_uplink_rates`` (each leaf's first uplink
+slower), and the other settings at ``uplink_pps`` when the plan sets it (plan.Plan
+says why). The adaptive mode's controller reads the
 fabric's collector store (fabricctl run --db) for its INT-driven weights.
 
 The plan's ``capture`` setting is launched with per-port pcaps into ``<out>/pcaps``
@@ -125,6 +128,17 @@ def _run_setting(plan: Plan, setting: Setting, steps: list[Step], topology: Path
                        pcap_dir=pcaps) as net:
         collector = start_collector(net, db)
         start_controller(net, policy, extra=("--db", str(db)) if setting.mode == "adaptive" else ())
+        if setting.slow_uplink:
+            if plan.slow_uplink_rates is None:
+                raise ValueError(f"{setting.label}: the plan has no slow_uplink_rates")
+            every, first = plan.slow_uplink_rates
+            for switch, port in leaf_uplinks(net):
+                _slow_port(net, switch, port, every)
+            for switch, port in first_uplinks(net):
+                _slow_port(net, switch, port, first)
+        elif plan.uplink_pps is not None and setting.partitions is None:
+            for switch, port in leaf_uplinks(net):
+                _slow_port(net, switch, port, plan.uplink_pps)
         bottleneck_set = uplinks_set = False
         for number, step in enumerate(steps):
             if step.workload.incast and not bottleneck_set:
@@ -162,6 +176,20 @@ def source_uplinks(net: FabricNetwork, workload: Workload) -> list[tuple[str, in
     starts from: where the mixed case's back end and front end share a queue."""
     leaves = {net.endpoints[src].switch for src, _dst in workload.flows + workload.tcp}
     return sorted((leaf, port) for leaf in leaves for port in net.topology.fabric_ports(leaf))
+
+
+def leaf_uplinks(net: FabricNetwork) -> list[tuple[str, int]]:
+    """(leaf, port) of every leaf's every uplink: where plan.uplink_pps drains."""
+    leaves = [s.name for s in net.topology.switches if s.role == "leaf"]
+    return sorted((leaf, port) for leaf in leaves for port in net.topology.fabric_ports(leaf))
+
+
+def first_uplinks(net: FabricNetwork) -> list[tuple[str, int]]:
+    """(leaf, its lowest uplink port) per leaf: what a slow_uplink setting slows."""
+    first: dict[str, int] = {}
+    for leaf, port in leaf_uplinks(net):
+        first.setdefault(leaf, port)
+    return sorted(first.items())
 
 
 def _slow_last_hop(net: FabricNetwork, receiver: str, pps: float) -> None:

@@ -59,6 +59,9 @@ def test_minimal_experiment_runs_measures_and_reports(run):
     for leaf in ("leaf1", "leaf2"):   # a leaf's two uplinks: the members of its groups
         up = [n for link, n in sprayed.link_packets.items() if link.startswith(f"{leaf}:")]
         assert len(up) == 2 and abs(up[0] - up[1]) <= max(4, 0.05 * sum(up)), sprayed.link_packets
+    # ... which is what the table's per-leaf figure says (the tier figure also counts the
+    # INT reports converging on the collector's leaf)
+    assert sprayed.leaf_imbalance is not None and sprayed.leaf_imbalance <= 1.05, sprayed
 
     html = outcome.report.read_text()
     assert outcome.report == out / "report.html"

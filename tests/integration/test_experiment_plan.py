@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from control.experiment.fabric import policy_mode, topology_file, write_policy, write_topology
-from control.experiment.metrics import Row, tier_imbalance
+from control.experiment.metrics import Row, leaf_imbalance, tier_imbalance
 from control.experiment.plan import (MODES, WORKLOADS, Partitions, default_plan, full_plan,
-                                     mixed_plan)
-from control.experiment.runner import ordered_steps, source_uplinks
+                                     minimal_plan, mixed_plan, only)
+from control.experiment.runner import (first_uplinks, leaf_uplinks, ordered_steps,
+                                       source_uplinks)
 from control.experiment.table import HEADER, format_row, format_table
 from control.launch import FabricNetwork
 from control.policy import load_policy
@@ -98,3 +99,68 @@ def test_imbalance_is_the_worse_tiers_so_a_fan_in_is_not_imbalance():
     assert tier_imbalance(topo, spread) == pytest.approx(1.0)
     assert tier_imbalance(topo, pinned) == pytest.approx(2.0)
     assert tier_imbalance(topo, {}) is None
+
+
+def test_leaf_imbalance_is_each_leafs_own_spread_not_how_much_it_sends():
+    """Two leaves each split evenly over their uplinks but one sends three times as much:
+    the tier figure calls that 1.5, the per-leaf figure 1.0; one leaf pinning 3:1 onto
+    one uplink is 1.5 per leaf whatever the others do."""
+    topo = load_topology(str(topology_file("four_leaves")))
+    uneven = {("leaf1", 3, "spine1"): 30.0, ("leaf1", 4, "spine2"): 30.0,
+              ("leaf2", 3, "spine1"): 10.0, ("leaf2", 4, "spine2"): 10.0,
+              ("spine1", 1, "leaf1"): 25.0}   # a downlink: no member of a leaf's group
+    assert tier_imbalance(topo, uneven) == pytest.approx(1.5)
+    assert leaf_imbalance(topo, uneven) == pytest.approx(1.0)
+    skewed = {**uneven, ("leaf2", 3, "spine1"): 15.0, ("leaf2", 4, "spine2"): 5.0}
+    assert leaf_imbalance(topo, skewed) == pytest.approx(1.5)
+    assert leaf_imbalance(topo, {}) is None
+    assert leaf_imbalance(topo, {("leaf1", 3, "spine1"): 0.0, ("leaf1", 4, "spine2"): 0.0}) is None
+
+
+def test_table_shows_both_balance_figures():
+    row = Row("permutation", "round_robin", 8, 8, 10.0, 5.0, 1.0, 2.0, 3.0, 0, 0, 1,
+              tier_imbalance=1.09, leaf_imbalance=1.01)
+    assert "tier max/mean" in HEADER and "leaf max/mean" in HEADER
+    cells = format_row(row).split()
+    assert cells[cells.index("10/5") + 1:cells.index("10/5") + 3] == ["1.09", "1.01"]
+
+
+def test_only_keeps_the_named_steps_and_drops_what_they_do_not_use():
+    plan = default_plan("four_leaves")
+    picked = only(plan, ("permutation",), ("entropy", "adaptive"))
+    assert {(s.workload.name, s.setting.mode) for s in picked.steps} == {
+        ("permutation", "entropy"), ("permutation", "adaptive")}
+    assert picked.capture is None and picked.federation is None   # round robin not run
+    assert picked.uplink_pps == plan.uplink_pps and picked.link_pps == plan.link_pps
+    assert only(plan).steps == plan.steps and only(plan).federation == plan.federation
+    with pytest.raises(ValueError):
+        only(plan, ("mixed",), ("ecmp",))
+
+
+@pytest.mark.parametrize("topology", sorted(WORKLOADS))
+def test_only_the_slow_uplink_rows_drain_inside_the_switch_by_default(topology, tmp_path):
+    """The main rows keep tc's link queues (in-switch queues lengthen them 2-4x with
+    trims; --switch-uplinks asks for them); the slow-uplink rows drain every leaf uplink
+    in the switch, below the link rate, where INT and adaptive spraying see the queue."""
+    for plan in (default_plan(topology), full_plan(topology)):
+        assert plan.uplink_pps is None
+    rates = default_plan(topology).slow_uplink_rates
+    assert rates is not None and rates[1] < rates[0] < default_plan(topology).link_pps
+    assert minimal_plan().uplink_pps is None and minimal_plan().slow_uplink_rates is None
+    net = FabricNetwork(topology_file("four_leaves"), tag="lup", log_dir=tmp_path)  # not entered
+    assert leaf_uplinks(net) == [(f"leaf{i}", port) for i in range(1, 5) for port in (3, 4)]
+
+
+@pytest.mark.parametrize("topology", sorted(WORKLOADS))
+def test_default_plan_has_the_slow_uplink_permutation_for_adaptive(topology, tmp_path):
+    """Entropy against adaptive with each leaf's first uplink at half the others' rate:
+    the case where following the queues can beat an even split."""
+    plan = default_plan(topology)
+    slow = [s for s in plan.steps if s.setting.slow_uplink]
+    assert sorted(s.label for s in slow) == ["adaptive, one slow uplink", "entropy, one slow uplink"]
+    assert all(s.workload.name == "permutation" for s in slow)
+    assert plan.slow_uplink_rates is not None
+    every, first = plan.slow_uplink_rates
+    assert first == every / 2
+    net = FabricNetwork(topology_file("four_leaves"), tag="fup", log_dir=tmp_path)  # not entered
+    assert first_uplinks(net) == [(f"leaf{i}", 3) for i in range(1, 5)]
