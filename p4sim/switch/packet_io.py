@@ -60,7 +60,6 @@ SIOCGIFMTU = 0x8921
 MSG_TRUNC = 0x20
 RECV_BATCH = 64          # frames read from one socket before looking at others
 SOCKET_BUFFER = 4 * 1024 * 1024
-SO_SNDBUFFORCE = 32
 SO_RCVBUFFORCE = 33
 
 
@@ -76,6 +75,7 @@ class PortCounters:
     rx_oversized: int = 0      # longer than the receive buffers: dropped, as BMv2 does
     rx_errors: int = 0
     tx_errors: int = 0
+    tx_blocked: int = 0        # sends refused for a full send buffer (the frames were held)
     rx_socket_drops: int = 0   # frames the kernel dropped: the socket's buffer was full
     rx_calls: int = 0          # receive system calls that returned frames (rx / rx_calls
     tx_calls: int = 0          # and tx / tx_calls: how well frames are batched)
@@ -107,7 +107,7 @@ class RawPort:
             ifindex = socket.if_nametoindex(iface)
             membership = struct.pack("iHH8s", ifindex, PACKET_MR_PROMISC, 0, b"")
             sock.setsockopt(SOL_PACKET, PACKET_ADD_MEMBERSHIP, membership)
-            set_buffers(sock, SOCKET_BUFFER)
+            set_receive_buffer(sock, SOCKET_BUFFER)
             sock.setblocking(False)
         except OSError as exc:
             sock.close()
@@ -235,60 +235,63 @@ class RawPort:
 
     def send(self, frame: bytes) -> bool:
         """Transmit one frame; False (and counted) if the kernel refused it."""
-        try:
-            self.sock.send(frame)
-        except OSError as exc:
-            self.counters.tx_errors += 1
-            if exc.errno not in (errno.ENOBUFS, errno.EAGAIN):
-                log.warning("port %d (%s): send of %d bytes failed: %s",
-                            self.port, self.iface, len(frame), exc)
-            return False
-        self.counters.tx += 1
-        self.counters.tx_calls += 1
-        return True
+        return not self.send_many([frame])
 
-    def send_many(self, frames: list[bytes]) -> None:
-        """Transmit frames in order, in as few system calls as possible; a refused
-        frame is counted (as by send) and the next ones still go."""
+    def send_many(self, frames: list[bytes]) -> list[bytes]:
+        """Transmit frames in order, in as few system calls as possible. A frame the
+        kernel drops (its qdisc full: ENOBUFS, or another error) is counted and the
+        next ones still go. Returns the frames not sent because the socket's send
+        buffer is full (EAGAIN): the caller holds them until the socket is writable,
+        as BMv2's blocking send waits, so the queue builds in the switch."""
         batch = self.batch
-        if batch is None or len(frames) == 1:
-            for frame in frames:
-                self.send(frame)
-            return
         counters = self.counters
         index = 0
         while index < len(frames):
-            if not batch.fits(frames[index]):
-                self.send(frames[index])
-                index += 1
-                continue
-            sent = batch.send(frames, index)
+            if batch is None or len(frames) - index == 1 or not batch.fits(frames[index]):
+                code = self._send_one(frames[index])
+                sent = 1 if code == 0 else -code
+            else:
+                sent = batch.send(frames, index)
             counters.tx_calls += 1
             if sent > 0:
                 counters.tx += sent
                 index += sent
                 continue
+            if -sent in (errno.EAGAIN, errno.EWOULDBLOCK):
+                counters.tx_blocked += 1
+                return frames[index:]
             counters.tx_errors += 1
-            if -sent not in (errno.ENOBUFS, errno.EAGAIN):
+            if -sent != errno.ENOBUFS:
                 log.warning("port %d (%s): send of %d bytes failed: %s", self.port,
                             self.iface, len(frames[index]), os.strerror(-sent))
             index += 1
+        return []
+
+    def _send_one(self, frame: bytes) -> int:
+        """0, or the errno of the refusal."""
+        try:
+            self.sock.send(frame)
+        except OSError as exc:
+            return exc.errno or errno.EIO
+        return 0
 
     def close(self) -> None:
         self.sock.close()
 
 
-def set_buffers(sock: socket.socket, size: int) -> None:
-    """Receive and send buffers of `size` bytes, beyond net.core.rmem_max/wmem_max
-    where allowed (root): on a stock kernel (212992) a plain SO_RCVBUF would silently
-    hold only a few hundred small frames, and a switch descheduled for some
-    milliseconds would lose the burst its neighbour sent meanwhile."""
-    for forced, plain in ((SO_RCVBUFFORCE, socket.SO_RCVBUF),
-                          (SO_SNDBUFFORCE, socket.SO_SNDBUF)):
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, forced, size)
-        except OSError:               # no CAP_NET_ADMIN: as much as the limits allow
-            sock.setsockopt(socket.SOL_SOCKET, plain, size)
+def set_receive_buffer(sock: socket.socket, size: int) -> None:
+    """A receive buffer of `size` bytes, beyond net.core.rmem_max where allowed (root):
+    on a stock kernel (212992) a plain SO_RCVBUF would silently hold only a few hundred
+    small frames, and a switch descheduled for some milliseconds would lose the burst
+    its neighbour sent meanwhile. The send buffer keeps the kernel's default, as BMv2's
+    sockets do: when a slow link's qdisc holds that much of our frames, sends are
+    refused (EAGAIN) and the switch's own queue fills, as BMv2's blocking sends make
+    its queue fill (a 4 MB send buffer let the qdisc overflow and drop instead, so the
+    switch never saw the congestion: no ECN marks on a slow Mininet link)."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, size)
+    except OSError:               # no CAP_NET_ADMIN: as much as the limits allow
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, size)
 
 
 def frame_capacity(sock: socket.socket, iface: str) -> int:

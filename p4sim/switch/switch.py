@@ -79,6 +79,9 @@ class Switch:
         self._digest_listeners: list[DigestListener] = []
         self._raw_ports: dict[int, RawPort] = {}
         self._tx_pending: list[tuple[RawPort, bytes]] = []   # sent at the end of a batch
+        # Frames a full send buffer refused, per port, sent once it is writable; the
+        # port's queues are paused meanwhile (dataplane thread only).
+        self._tx_held: dict[int, tuple[RawPort, deque[bytes]]] = {}
         self._pcaps_in: dict[int, PcapWriter | PacketDump] = {}
         self._pcaps_out: dict[int, PcapWriter | PacketDump] = {}
         self._wake_fd = -1
@@ -260,8 +263,12 @@ class Switch:
         self._sleeping = timeout != 0
         if self._sleeping and (self._external or self._internal or self._stopping):
             timeout = 0
-        ready, _w, _x = select.select(fds, (), (), timeout)
+        held = self._tx_held
+        writers = [raw.fileno() for raw, _frames in held.values()]
+        ready, writable, _x = select.select(fds, writers, (), timeout)
         self._sleeping = False
+        for fd in writable:
+            self._send_held(readers[fd])
         for fd in ready:
             raw = readers.get(fd)
             if raw is None:
@@ -295,7 +302,8 @@ class Switch:
             next_ns = self._tm.next_departure_ns()
             if next_ns is None:
                 with self._idle_lock:
-                    if not self._external and not self._internal and not self._idle.is_set():
+                    if not self._external and not self._internal and not self._tx_held \
+                            and not self._idle.is_set():
                         self._idle.set()
                 return None
         delay = next_ns - self.now_ns()
@@ -357,7 +365,7 @@ class Switch:
             return
         if len(pending) == 1:
             raw, data = pending[0]
-            raw.send(data)
+            self._send_port(raw, [data])
         else:
             by_port: dict[int, tuple[RawPort, list[bytes]]] = {}
             for raw, data in pending:
@@ -367,8 +375,35 @@ class Switch:
                 else:
                     entry[1].append(data)
             for raw, frames in by_port.values():
-                raw.send_many(frames)
+                self._send_port(raw, frames)
         pending.clear()
+
+    def _send_port(self, raw: RawPort, frames: list[bytes]) -> None:
+        """Send in order behind any frames already held for the port; what a full
+        send buffer refuses is held and the port's queues pause (backpressure)."""
+        held = self._tx_held.get(raw.port)
+        if held is not None:
+            held[1].extend(frames)
+            return
+        refused = raw.send_many(frames)
+        if refused:
+            self._tx_held[raw.port] = (raw, deque(refused))
+            with self._config_lock:
+                self._tm.pause(raw.port)
+
+    def _send_held(self, raw: RawPort) -> None:
+        """The port's socket is writable again: send what it held; once all of it
+        went, its queues drain again."""
+        entry = self._tx_held.get(raw.port)
+        if entry is None:
+            return
+        refused = raw.send_many(list(entry[1]))
+        if refused:
+            self._tx_held[raw.port] = (raw, deque(refused))
+            return
+        del self._tx_held[raw.port]
+        with self._config_lock:
+            self._tm.resume(raw.port)
 
     def _deliver_events(self) -> None:
         """Call the listeners for what the pipeline produced, without the config lock

@@ -34,6 +34,7 @@ class _PortQueues:
     gap_ns: int = 0
     next_slot_ns: int = -(1 << 62)
     size: int = 0
+    paused: bool = False   # its link refuses frames (the socket's buffer is full)
 
 
 @dataclass
@@ -137,7 +138,7 @@ class TrafficManager:
         pq = self._ports.get(port)
         if pq is None:
             pq = self._create_port(port, now_ns)
-        if pq.size:
+        if pq.size or pq.paused:
             return False
         queue = pq.queues[priority]
         if queue.capacity == 0:
@@ -151,6 +152,23 @@ class TrafficManager:
             pq.next_slot_ns = now_ns + pq.gap_ns
         queue.last_departure_ns = now_ns
         return True
+
+    def pause(self, port: int) -> None:
+        """Hold the port's packets (its link is full) until resume(): they wait, and
+        tail-drop, in the queues, whose depths the pipeline then sees."""
+        pq = self._ports.get(port)
+        if pq is None:
+            pq = self._create_port(port, 0)
+        pq.paused = True
+
+    def resume(self, port: int) -> None:
+        pq = self._ports.get(port)
+        if pq is not None:
+            pq.paused = False
+
+    def paused(self, port: int) -> bool:
+        pq = self._ports.get(port)
+        return pq is not None and pq.paused
 
     def accepts_priority(self, priority: int) -> bool:
         return 0 <= priority < self.priority_queues
@@ -168,6 +186,8 @@ class TrafficManager:
         while self._busy:
             progressed = False
             for port, pq in list(self._busy.items()):
+                if pq.paused:
+                    continue
                 popped = self._pop_port(pq, now_ns)
                 if popped is None:
                     continue
@@ -183,6 +203,8 @@ class TrafficManager:
         """Earliest time a queued packet may leave (None when empty)."""
         earliest = None
         for pq in self._busy.values():
+            if pq.paused:
+                continue   # resume() comes with the socket's writability, not a time
             heads = [q.items[0][0] for q in pq.queues if q.items]
             when = max(min(heads), pq.next_slot_ns)
             if earliest is None or when < earliest:
