@@ -73,7 +73,7 @@ def run_trial(rng: random.Random) -> str:
             win = flow.window
             if win.done:
                 continue
-            win.detect_losses(tick, 40)
+            win.detect_overtaken(tick, 40)   # the sender's rule (RACK on send times)
             win.expire(tick, 200)
             while (tx := win.peek(tick)) is not None:
                 if not flow.cwnd.allows(win.in_flight_packets * PKT, PKT) or \
