@@ -81,7 +81,7 @@ class Switch:
         self._tx_pending: list[tuple[RawPort, bytes]] = []   # sent at the end of a batch
         # Frames a full send buffer refused, per port, sent once it is writable; the
         # port's queues are paused meanwhile (dataplane thread only).
-        self._tx_held: dict[int, tuple[RawPort, deque[bytes]]] = {}
+        self._tx_held: dict[int, tuple[RawPort, list[bytes]]] = {}
         self._pcaps_in: dict[int, PcapWriter | PacketDump] = {}
         self._pcaps_out: dict[int, PcapWriter | PacketDump] = {}
         self._wake_fd = -1
@@ -387,7 +387,7 @@ class Switch:
             return
         refused = raw.send_many(frames)
         if refused:
-            self._tx_held[raw.port] = (raw, deque(refused))
+            self._tx_held[raw.port] = (raw, refused)
             with self._config_lock:
                 self._tm.pause(raw.port)
 
@@ -397,9 +397,9 @@ class Switch:
         entry = self._tx_held.get(raw.port)
         if entry is None:
             return
-        refused = raw.send_many(list(entry[1]))
+        refused = raw.send_many(entry[1])
         if refused:
-            self._tx_held[raw.port] = (raw, deque(refused))
+            self._tx_held[raw.port] = (raw, refused)
             return
         del self._tx_held[raw.port]
         with self._config_lock:

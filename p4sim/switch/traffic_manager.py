@@ -166,10 +166,6 @@ class TrafficManager:
         if pq is not None:
             pq.paused = False
 
-    def paused(self, port: int) -> bool:
-        pq = self._ports.get(port)
-        return pq is not None and pq.paused
-
     def accepts_priority(self, priority: int) -> bool:
         return 0 <= priority < self.priority_queues
 
