@@ -24,6 +24,7 @@ from typing import BinaryIO, Callable, Hashable
 from wire_formats.layers import CTL_CREDIT, UDP_PORT_UEC
 
 from .credit_budget import CreditBudget
+from .entropy import EntropyWalk
 from .protocol import ReorderBuffer
 from .rawsock import RawUdpSocket
 from .rx_flow import ACK_CAUSES, ReceiverFlow
@@ -88,6 +89,8 @@ class Receiver:
         self._wire = sock.wire
         self._sinks = sinks
         self._rng = rng or random.Random()
+        # One walk for every flow's sprayed control packets: they all leave this host.
+        self._evs = EntropyWalk(self._rng)
         self.budget = CreditBudget(rate=config.credit_rate, chunk=config.credit_chunk,
                                    window=config.credit_window, packet=config.packet)
         self.flows: dict[Hashable, ReceiverFlow] = {}
@@ -160,7 +163,7 @@ class Receiver:
         first = pds.psn - pds.clear_psn_offset if packet.is_data else pds.psn
         sink = self._sinks(packet.src, pds.spdcid) if self._sinks is not None else None
         state = ReceiverFlow(key, flow, first % (1 << 32), packet.sport,
-                             self.config.reorder_capacity, sink, self._rng)
+                             self.config.reorder_capacity, sink, self._rng, evs=self._evs)
         self.flows[key] = state
         self.budget.add(key)
         return state

@@ -12,11 +12,11 @@ import hashlib
 import random
 from typing import BinaryIO, Hashable
 
+from .entropy import EntropyWalk
 from .protocol import SACK_BITS, ReorderBuffer, index_of, psn_of
 from .summary import TransferSummary, goodput
 from wire_formats.uec_datagram import Flow
 
-EV_LOW = 49152
 ACK_CAUSES = ("count", "sender", "reorder", "request", "close", "credit", "timer")
 """Why an ACK_CC went out: ``ack_every`` packets arrived; the sender asked (ack-request
 flag, a retransmission); a duplicate or out-of-window packet (or a trimmed copy of one
@@ -35,10 +35,13 @@ so arrivals that keep their pace reach the count first."""
 
 
 class ReceiverFlow:
-    """``key``: (sender IP, sender's PDC id), how packets are matched to the flow."""
+    """``key``: (sender IP, sender's PDC id), how packets are matched to the flow.
+    ``evs``: the entropy walk its sprayed control packets take (the receiver's, shared
+    by all its flows: they leave by the same uplinks); without one, its own from ``rng``."""
 
     def __init__(self, key: Hashable, flow: Flow, initial_psn: int, first_ev: int,
-                 reorder_capacity: int, sink: BinaryIO | None, rng: random.Random) -> None:
+                 reorder_capacity: int, sink: BinaryIO | None, rng: random.Random,
+                 evs: EntropyWalk | None = None) -> None:
         self.key = key
         self.flow = flow
         self.initial_psn = initial_psn
@@ -63,7 +66,7 @@ class ReceiverFlow:
         self.trigger: tuple[int, bool] | None = None    # (index, was a retransmission)
         self.retransmission_seen = False     # a retransmission arrived since the last ACK
         self._hash = hashlib.sha256()
-        self._rng = rng
+        self._evs = evs if evs is not None else EntropyWalk(rng)
         self._first_ev = first_ev
         self._sprayed = False
         self._last_arrival: float | None = None
@@ -77,9 +80,9 @@ class ReceiverFlow:
         self._sprayed = self._sprayed or ev != self._first_ev
 
     def control_entropy(self) -> int:
-        """Entropy of a control packet: sprayed like the data when the data is (a
-        fresh value each time), else the flow's own value."""
-        return self._rng.randrange(EV_LOW, 1 << 16) if self._sprayed else self._first_ev
+        """Entropy of a control packet: sprayed like the data when the data is (the
+        walk's next value, ``entropy``), else the flow's own value."""
+        return self._evs.next() if self._sprayed else self._first_ev
 
     def accept(self, index: int, payload: bytes, now: float) -> str:
         """Buffers a data packet and delivers what became contiguous; returns the

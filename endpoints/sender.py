@@ -30,6 +30,7 @@ from wire_formats.layers import (CTL_CLOSE_CMD, CTL_CREDIT_REQUEST, PDS_ACK, PDS
                             UDP_PORT_UEC)
 
 from .congestion import ECN_DECREASE, TRIM_DECREASE, CongestionWindow
+from .entropy import EV_LOW, EntropyWalk
 from .protocol import CreditBalance, RttEstimator, SendWindow, Transmission, index_of, psn_of
 from .rawsock import RawUdpSocket
 from .reordering import ReorderAllowance
@@ -38,8 +39,6 @@ from wire_formats.uec_datagram import Flow, Received, UecWire, is_credit
 
 EV_MODES = ("spray", "pin")
 CREDIT_MODES = ("on", "off")
-EV_LOW = 49152
-"""Entropy values are drawn from the dynamic port range."""
 FIRST_RTT_GUESS = 0.005
 """Seconds between window cuts before any RTT sample (the first NACKs of an incast
 come before any ACK)."""
@@ -131,6 +130,7 @@ class Sender:
                           own_pdcid=self._rng.randrange(1, 1 << 16))
         self._initial_psn = self._rng.randrange(1 << 32)
         self._pinned_ev = self._rng.randrange(EV_LOW, 1 << 16)
+        self._evs = EntropyWalk(self._rng)
         packets = -(-len(data) // config.mss)
         self._window = SendWindow(packets, config.max_window)
         self._credit = CreditBalance(config.initial_window * config.mss)
@@ -306,7 +306,7 @@ class Sender:
 
     def _control_entropy(self) -> int:
         return self._pinned_ev if self.config.ev_mode == "pin" \
-            else self._rng.randrange(EV_LOW, 1 << 16)
+            else self._evs.next()
 
     def _credit_patience(self) -> float:
         """How long a sender without credit waits before asking: two RTTs, and no less
