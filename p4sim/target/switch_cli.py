@@ -36,6 +36,7 @@ from p4sim.switch.control_channel import ControlError, ControlServer
 from p4sim.switch.errors import LoadError
 from p4sim.switch.log_file import LogFile
 from p4sim.switch.packet_io import PacketIOError
+from p4sim.switch.pcap_files import PcapFilePorts
 from p4sim.switch.switch import Switch
 from p4sim.switch.traffic_manager import TrafficManagerError
 from p4sim.version import package_version
@@ -67,7 +68,6 @@ def parse_port_spec(text: str) -> tuple[int, str]:
 
 # Flags of simple_switch_grpc that p4sim accepts but cannot act on: dest -> why.
 NO_EFFECT = {
-    "use_files": "p4sim reads and writes packets on interfaces only",
     "packet_in": "p4sim has no nanomsg packet socket (its ports are -i interfaces)",
     "nanolog": "p4sim has no nanomsg log publisher",
     "notifications_addr": "p4sim has no nanomsg notifications socket (digests go to "
@@ -114,7 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--pcap", nargs="?", const=".", default=None, metavar="DIR",
                    help="write <iface>_in.pcap / <iface>_out.pcap per port (in DIR, "
                         "default the current directory)")
-    g.add_argument("--use-files", metavar="SECONDS", help="no effect on p4sim")
+    g.add_argument("--use-files", metavar="SECONDS", type=float, default=None,
+                   help="ports are pcap files: -i N@PREFIX reads PREFIX_in.pcap (after "
+                        "SECONDS) and writes PREFIX_out.pcap")
     g.add_argument("--packet-in", metavar="ADDR", help="no effect on p4sim")
     g.add_argument("--thrift-port", type=int, default=None, metavar="N",
                    help="open p4sim's control channel (for p4sim-cli; JSON lines, not "
@@ -312,7 +314,9 @@ def _serve(options: argparse.Namespace) -> int:
     for line in notices(options):
         print(line, file=sys.stderr, flush=True)
     program = load_json(options.program) if options.program else None
-    switch = Switch(device_id=options.device_id, ports=dict(options.interface),
+    file_ports = dict(options.interface) if options.use_files is not None else {}
+    switch = Switch(device_id=options.device_id,
+                    ports={} if file_ports else dict(options.interface),
                     cpu_port=options.cpu_port, priority_queues=options.priority_queues,
                     queue_depth=options.queue_depth, queue_rate=options.queue_rate,
                     pcap_dir=options.pcap, dump_packet_data=options.dump_packet_data,
@@ -327,7 +331,10 @@ def _serve(options: argparse.Namespace) -> int:
         signal.signal(signum, lambda *_: stop.set())
     control = grpc_server = None
     switch.start()
+    files = PcapFilePorts(switch, file_ports, options.use_files) if file_ports else None
     try:
+        if files is not None:
+            files.start()
         # simple_switch_grpc opens no Thrift port: the control channel only on request.
         if options.thrift_port is not None:
             control = ControlServer(switch, options.thrift_port)
@@ -335,7 +342,7 @@ def _serve(options: argparse.Namespace) -> int:
         if not options.no_grpc:
             grpc_server = _start_p4runtime(switch, options.grpc_server_addr, options.device_id,
                                            options.p4rt_allowed_roles)
-        ports = ",".join(f"{p}@{i}" for p, i in sorted(switch.ports.items())) or "none"
+        ports = ",".join(f"{p}@{i}" for p, i in sorted((file_ports or switch.ports).items())) or "none"
         grpc = "off" if options.no_grpc else options.grpc_server_addr
         ready = (f"ready: device {options.device_id}, ports {ports}, grpc {grpc}, "
                  f"thrift {control.port if control else 'off'}")
@@ -349,6 +356,8 @@ def _serve(options: argparse.Namespace) -> int:
         if control is not None:
             control.stop()
         switch.stop()
+        if files is not None:
+            files.close()
     return 0
 
 
