@@ -27,8 +27,10 @@ from p4.config.v1 import p4info_pb2
 from control.p4rt.entities import load_p4info
 from lab import target as lab_target
 
+from p4sim.stf.commands import Expect, SendPacket
 from p4sim.stf.compile import CompileFailed, chosen_compiler, compile_for_p4runtime, compile_program
 from p4sim.stf.errors import StfError, TargetUnavailable
+from p4sim.stf.pcap_ports import needs_files
 from p4sim.stf.program_info import ProgramInfo
 from p4sim.stf.runner import StfResult, run_statements, stf_ports
 from p4sim.stf.stf_parser import parse_stf_file
@@ -76,7 +78,11 @@ def _run_on_p4runtime(p4_path: str, statements: list[Any], json_path: str | None
             json_text, p4info_path = compiled.json_text, compiled.p4info_path
         program = _parse_json(json_text, json_path or "the compiler's JSON")
         info = ProgramInfo(program)
-        switch_target = GrpcTarget(json_text, _load_p4info(p4info_path), info, stf_ports(statements), binary)
+        packets = [(s.port, s.data) for s in statements if isinstance(s, SendPacket)]
+        commands = sum(1 for s in statements if not isinstance(s, (SendPacket, Expect)))
+        switch_target = GrpcTarget(json_text, _load_p4info(p4info_path), info, stf_ports(statements),
+                                   binary, packets=packets, commands=commands,
+                                   files=needs_files(statements))
         try:
             return run_statements(info, statements, switch_target)
         finally:

@@ -6,8 +6,10 @@ with one veth pair per STF port, started with simple_switch_grpc's own flags onl
 program is pushed with SetForwardingPipelineConfig (the bare BMv2 JSON as device
 config, which real simple_switch_grpc accepts) and every STF command becomes a
 P4Runtime Write or Read (p4rt_entries.py, p4rt_pre.py); packets go through the veths
-(veth_ports.py). The P4Runtime client is control/p4rt's, reached through a Unix-socket
-relay (ns_relay.py).
+(veth_ports.py), or, when some packet is shorter than an Ethernet header (no veth
+carries it), through pcap files the switch reads with ``--use-files`` (pcap_ports.py).
+The P4Runtime client is control/p4rt's, reached through a Unix-socket relay
+(ns_relay.py).
 
 What BMv2 cannot do here: PI (the P4Runtime server of simple_switch_grpc) answers every
 RegisterEntry read and write with UNIMPLEMENTED, so register_read/_write/_reset fail on
@@ -39,6 +41,7 @@ from p4sim.stf.entries import ResolvedAction, ResolvedEntry
 from p4sim.stf.errors import TargetUnavailable
 from p4sim.stf.ns_relay import NamespaceRelay
 from p4sim.stf.p4rt_pre import P4RuntimeReplication
+from p4sim.stf.pcap_ports import PcapPorts, wait_seconds
 from p4sim.stf.program_info import ProgramInfo
 from p4sim.stf.target import ProgramLoadFailed, TargetCommandError
 from p4sim.stf.veth_ports import QUIET_PERIOD_S, VethPacketIO, VethPorts
@@ -79,14 +82,19 @@ class GrpcTarget(VethPacketIO):
     """$SWITCH in namespace ``sg<pid>``, configured over P4Runtime."""
 
     def __init__(self, json_text: str, p4info: p4info_pb2.P4Info, info: ProgramInfo,
-                 ports: list[int], switch: str, quiet_period_s: float = QUIET_PERIOD_S) -> None:
+                 ports: list[int], switch: str, quiet_period_s: float = QUIET_PERIOD_S,
+                 packets: list[tuple[int, bytes]] | None = None, commands: int = 0,
+                 files: bool = False) -> None:
+        """With ``files`` the ports are pcap files (pcap_ports.py), fed with ``packets``
+        (every packet the test sends, in order) and leaving time for ``commands``
+        control-plane commands; otherwise veths."""
         binary = check_available(switch)
         self._info = info
         self._names = P4Names(p4info)
         self._cpu_port = cpu_port_for(ports)
         self._switch_name = os.path.basename(binary)
         self._workdir = tempfile.mkdtemp(prefix="p4sim-stf-grpc-")
-        self._ports: VethPorts | None = None
+        self._ports: VethPorts | PcapPorts | None = None
         self._process: ManagedProcess | None = None
         self._relay: NamespaceRelay | None = None
         self._connection: SwitchConnection | None = None
@@ -96,10 +104,15 @@ class GrpcTarget(VethPacketIO):
         self._entries: dict[tuple[str, int], p4runtime_pb2.TableEntry] = {}
         self._member_ids = itertools.count(1)
         try:
-            self._ports = VethPorts("sg", ports, quiet_period_s)
+            if files:
+                self._ports = PcapPorts("sf", ports, packets or [], wait_seconds(commands), quiet_period_s)
+            else:
+                self._ports = VethPorts("sg", ports, quiet_period_s)
             self._start_switch(binary)
             self._connect()
             self._load(json_text, p4info)
+            if isinstance(self._ports, PcapPorts):
+                self._ports.mark_started()  # the switch waits from its start, or its config
             self._ports.open()
         except (NetnsError, LaunchError, OSError) as exc:
             self.close()
@@ -172,12 +185,16 @@ class GrpcTarget(VethPacketIO):
         return TargetCommandError(message)
 
     def _write(self, what: str, *updates: p4runtime_pb2.Update) -> None:
+        if isinstance(self._ports, PcapPorts):
+            self._ports.check_in_time(what)
         try:
             self._conn().write(updates)
         except P4RuntimeError as exc:
             raise self._refused(what, exc) from None
 
     def _read(self, what: str, entity: p4runtime_pb2.Entity) -> list[p4runtime_pb2.Entity]:
+        if isinstance(self._ports, PcapPorts):
+            self._ports.settle()  # state read after the packets: let the switch take them
         try:
             return self._conn().read([entity])
         except P4RuntimeError as exc:

@@ -11,6 +11,7 @@ import os
 import socket
 import threading
 import time
+from typing import Protocol
 
 from lab.namespace import Netns
 from lab.packet_socket import receive
@@ -106,11 +107,22 @@ class VethPorts:
         self.namespace.close()
 
 
-class VethPacketIO:
-    """The packet half of an STF target whose ports are veths (``self._ports``): the
-    P4Runtime and the Thrift BMv2 targets send, wait and collect the same way."""
+class PacketPorts(Protocol):
+    """What VethPacketIO needs of its ports: veths (VethPorts) or pcap files (PcapPorts)."""
 
-    _ports: VethPorts | None
+    def send(self, port: int, data: bytes) -> None: ...
+
+    def wait_quiet(self, deadline_s: float = IDLE_DEADLINE_S) -> None: ...
+
+    def outputs(self) -> list[tuple[int, bytes]]: ...
+
+
+class VethPacketIO:
+    """The packet half of an STF target whose ports are veths or pcap files
+    (``self._ports``): the P4Runtime and the Thrift BMv2 targets send, wait and collect
+    the same way."""
+
+    _ports: PacketPorts | None
 
     def send(self, port: int, data: bytes) -> None:
         assert self._ports is not None
