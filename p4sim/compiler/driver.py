@@ -1,13 +1,16 @@
-"""The compiler pipeline: parse, analyse and lower, emit BMv2 JSON and P4Info."""
+"""The compiler pipeline: parse, check, run the mid end, lower, emit BMv2 JSON and P4Info."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from p4sim.compiler.bmv2.json_text import dumps_indented
 from p4sim.compiler.control_plane import ControlPlaneModel
 from p4sim.compiler.errors import CompileWarning
+
+if TYPE_CHECKING:  # the stages themselves are imported when first used (start-up time)
+    from p4sim.compiler import ast
 
 
 @dataclass
@@ -27,9 +30,27 @@ def compile_program(path: str, include_dirs: Sequence[str] = (),
     ``preprocess=False`` (p4c's --nocpp) takes the file as already preprocessed."""
     from p4sim.compiler.bmv2.program import to_json
     from p4sim.compiler.lower.program import lower_program
+    from p4sim.compiler.midend.pipeline import run_midend
+    from p4sim.compiler.semantic.readonly import check_readonly_parameters
     program = parse_source(path, include_dirs, defines, preprocess)
-    lowering = lower_program(program, path)
-    return CompileResult(to_json(lowering.program), lowering.cp, lowering.warnings)
+    warnings = check_program(program)
+    lowering = lower_program(run_midend(program), path)
+    # after lowering, as p4c reports the errors of reachable code first; on the program
+    # as written, since it covers the actions and functions nothing calls
+    check_readonly_parameters(program)
+    return CompileResult(to_json(lowering.program), lowering.cp,
+                         warnings + lowering.warnings)
+
+
+def check_program(program: ast.Program) -> list[CompileWarning]:
+    """The checks and warnings that need the program as written, before the mid end
+    rewrites it: raises CompileError for the first problem, returns the warnings."""
+    from p4sim.compiler.semantic.declaration_order import check_declaration_order
+    from p4sim.compiler.semantic.structure import check_structure
+    from p4sim.compiler.semantic.unused import unused_warnings
+    check_structure(program)  # duplicates and misplaced statements, used or not
+    check_declaration_order(program)  # as p4c resolves names: before any other check
+    return unused_warnings(program)  # p4c's front end gives these first
 
 
 def parse_source(path: str, include_dirs: Sequence[str] = (),

@@ -5,11 +5,14 @@ exits (``next`` pointers still to be set). Straight-line statements become a
 synthetic action in a keyless table ``tbl_<action>``; ``if`` becomes a conditional
 ``node_N``; ``switch`` on ``action_run`` uses the table's per-action next pointers;
 nested control instances are inlined with their parameters bound to the arguments.
+The mid end (midend/) has already made value switches ``if`` statements, computed
+the expressions that apply tables into temporaries and given directly applied
+control types an instance.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace as dataclass_replace
-from typing import Any, Callable, NoReturn
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
@@ -19,7 +22,6 @@ from p4sim.compiler.lower.calls import bind_parameters, call_expression
 from p4sim.compiler.lower.arguments import bind_arguments
 from p4sim.compiler.lower.aggregate_ternary import NeedsStatements
 from p4sim.compiler.lower.context import ControlInstance, Lowering, TableObj
-from p4sim.compiler.lower.desugar import switch_to_ifs
 from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.instances import instantiate
 from p4sim.compiler.lower.naming import qualified
@@ -180,8 +182,6 @@ class ControlGraph:
                 if declared is None:
                     continue
                 s = declared
-            if isinstance(s, ast.Assignment) and _contains_apply(s.right):
-                s = self._assignment_with_apply(s, scope)
             if self._is_simple(s, scope):
                 run.append(s)
                 if isinstance(s, ast.ExitStatement):
@@ -231,8 +231,6 @@ class ControlGraph:
     def _call_kind(self, call: ast.MethodCall, scope: Scope) -> str:
         target = call.target
         if isinstance(target, ast.Member) and target.member == "apply":
-            if _direct_control(target.expr, scope) is not None:
-                return "control"
             base = ExprLowerer(scope).lower(target.expr)
             if isinstance(base.ref, TableObj):
                 return "table"
@@ -320,9 +318,10 @@ class ControlGraph:
         return self.simple_run([stmt], scope)
 
     def if_statement(self, s: ast.IfStatement, scope: Scope, returns: list[Exit]) -> Fragment:
+        """A branch on a table's hit or miss, or a conditional node (the mid end has
+        computed the other conditions that apply tables or call functions into a
+        temporary: midend/table_hits.py)."""
         applied = self._apply_hit(s.cond, scope)
-        if applied is None and (_contains_apply(s.cond) or _contains_call(s.cond)):
-            return self._if_with_apply(s, scope, returns)
         if applied is not None:
             table, on_true, on_false = applied
             then = self.statement(s.then, scope, returns)
@@ -336,7 +335,7 @@ class ControlGraph:
         try:
             cond = ex.lower(s.cond)
         except NeedsStatements:  # a header or struct '?:': computed by an action first
-            return self._if_with_apply(s, scope, returns)
+            return self._if_through_temp(s, scope, returns)
         if not isinstance(cond.type, BoolT):
             raise CompileError(s.cond.span, "the condition of 'if' must be bool, not "
                                f"{cond.type.describe() if cond.type else 'this'}")
@@ -354,38 +353,18 @@ class ControlGraph:
             link(_set_attr(node, attr), frag, returns, exits)
         return Fragment(node.name, exits, False)
 
-    def _if_with_apply(self, s: ast.IfStatement, scope: Scope, returns: list[Exit]
-                       ) -> Fragment:
-        """A condition with ``t.apply().hit`` inside a larger expression: evaluate it
-        into a temporary bool with short-circuit order, then branch on it."""
+    def _if_through_temp(self, s: ast.IfStatement, scope: Scope, returns: list[Exit]
+                         ) -> Fragment:
+        """A condition only an action can compute (a header or struct ``?:``): an
+        action stores it in a bool temporary, the branch tests that."""
         name = f"$cond{self.lw.cond_ids.value}_{len(self.pipeline.tables)}"
         scope = scope.child()
         scope.declare(name, self.lw.layout.scalar("cond", BoolT()))
-        stmts = _evaluate_into(s.cond, name, self._bool_temps(scope))
-        stmts.append(ast.IfStatement(ast.Name(name, span=s.cond.span), s.then, s.otherwise,
-                                     span=s.span))
+        temp = ast.Name(name, span=s.cond.span)
+        stmts: list[ast.Statement] = [
+            ast.Assignment(temp, s.cond, span=s.cond.span),
+            ast.IfStatement(temp, s.then, s.otherwise, span=s.span)]
         return self.block(stmts, scope, returns)
-
-    def _assignment_with_apply(self, s: ast.Assignment, scope: Scope) -> ast.Statement:
-        """``x = ... t.apply().hit ...``: evaluate the value into a temporary in P4's
-        order (a table applies only where the value needs it, as p4c's side-effect
-        ordering does), then assign it."""
-        target = ExprLowerer(scope).lower(s.left)
-        if target.type is None:
-            raise CompileError(s.left.span, "cannot assign to this")
-        name = f"$val{len(self.lw.layout.scalar_fields)}"
-        scope.declare(name, self.lw.layout.scalar("tmp", target.type))
-        stmts = _evaluate_into(s.right, name, self._bool_temps(scope))
-        stmts.append(ast.Assignment(s.left, ast.Name(name, span=s.span), span=s.span))
-        return ast.BlockStatement(tuple(stmts), span=s.span)
-
-    def _bool_temps(self, scope: Scope) -> Callable[[], str]:
-        """A maker of fresh bool temporaries declared in ``scope``."""
-        def make() -> str:
-            name = f"$hit{len(self.lw.layout.scalar_fields)}"
-            scope.declare(name, self.lw.layout.scalar("tmp", BoolT()))
-            return name
-        return make
 
     def _apply_hit(self, cond: ast.Expression, scope: Scope):
         negate = False
@@ -403,11 +382,14 @@ class ControlGraph:
         return None
 
     def switch(self, s: ast.SwitchStatement, scope: Scope, returns: list[Exit]) -> Fragment:
+        """A switch on ``t.apply().action_run`` (the mid end has made the switches on
+        values if statements: midend/value_switch.py)."""
         e = s.expr
         if isinstance(e, ast.Member) and e.member == "action_run" and \
                 isinstance(e.expr, ast.MethodCall) and self._call_kind(e.expr, scope) == "table":
             return self.switch_actions(s, self.apply_table(e.expr, scope), scope, returns)
-        return self.switch_values(s, scope, returns)
+        raise CompileError(e.span, "switch on action_run needs a table's apply(): "
+                           "'switch (t.apply().action_run)'")
 
     def switch_actions(self, s: ast.SwitchStatement, table: ir.TableIR, scope: Scope,
                        returns: list[Exit]) -> Fragment:
@@ -466,11 +448,6 @@ class ControlGraph:
             if full in short.values():
                 return full
         return short.get(label)
-
-    def switch_values(self, s: ast.SwitchStatement, scope: Scope, returns: list[Exit]
-                      ) -> Fragment:
-        stmt = switch_to_ifs(s)
-        return self.statement(stmt, scope, returns) if stmt is not None else Fragment()
 
     # ------------------------------------------------------------------ tables/controls
     def apply_table(self, call: ast.MethodCall, scope: Scope, plain: bool = False
@@ -535,15 +512,11 @@ class ControlGraph:
         return self.concat(pre, frag, [])
 
     def apply_control(self, call: ast.MethodCall, scope: Scope) -> Fragment:
-        direct = _direct_control(call.target.expr, scope)  # type: ignore[attr-defined]
-        if direct is not None:
-            # 'C.apply(...)' on a control type: an instance of its own, named after the
-            # type (as p4c's direct-call instantiation does)
-            decl, decl_scope = direct
-            inst = ControlInstance(qualified(scope.prefix, decl.name, decl.annotations),
-                                   decl, decl_scope, ())
-        else:
-            inst = ExprLowerer(scope).lower(call.target.expr).ref  # type: ignore[attr-defined]
+        """An instance's ``apply`` (the mid end has given the directly applied control
+        types theirs: midend/direct_apply.py), inlined."""
+        target = call.target
+        assert isinstance(target, ast.Member)  # _call_kind saw 'x.apply'
+        inst: ControlInstance = ExprLowerer(scope).lower(target.expr).ref
         decl = inst.decl
         bound = bind_arguments(decl.params, call.args, f"control '{decl.name}'", call.span)
         caller = StatementLowerer(self.lw, scope)
@@ -570,18 +543,6 @@ def _control_argument(arg: ast.Expression, scope: Scope | None) -> ControlInstan
     return binding if isinstance(binding, ControlInstance) else None
 
 
-def _direct_control(e: ast.Expression, scope: Scope):
-    """``(decl, scope)`` when ``e`` names a control declaration applied directly
-    (``C.apply(...)``: a control without constructor parameters), else None."""
-    if not isinstance(e, ast.Name):
-        return None
-    binding = scope.lookup(e.name)
-    if isinstance(binding, DeclBinding) and isinstance(binding.decl, ast.ControlDecl) \
-            and not binding.decl.is_type_decl and not binding.decl.constructor_params:
-        return binding.decl, binding.scope
-    return None
-
-
 def _case_actions(s: ast.SwitchStatement, scope: Scope, short: dict, graph) -> set[str]:
     out = set()
     for case in s.cases:
@@ -590,115 +551,3 @@ def _case_actions(s: ast.SwitchStatement, scope: Scope, short: dict, graph) -> s
             if full:
                 out.add(full)
     return out
-
-
-def _evaluate_into(e: ast.Expression, var: str,
-                   new_bool: Callable[[], str] | None = None) -> list[ast.Statement]:
-    """Statements that leave the value of ``e`` in variable ``var`` (bool unless ``e``
-    is a ``?:`` choosing between other values), applying tables in evaluation order.
-    ``new_bool`` declares a fresh bool temporary, for a ``t.apply().hit`` nested in
-    another expression (a call argument, an operand, a cast...)."""
-    span = e.span
-    target = ast.Name(var, span=span)
-    if not _contains_apply(e):
-        return [ast.Assignment(target, e, span=span)]
-    if isinstance(e, ast.Ternary):
-        then = ast.BlockStatement(tuple(_evaluate_into(e.then, var, new_bool)), span=span)
-        other = ast.BlockStatement(tuple(_evaluate_into(e.otherwise, var, new_bool)),
-                                   span=span)
-        if _contains_apply(e.cond):
-            if new_bool is None:
-                _refuse_apply(span)
-            cond_var = new_bool()
-            return _evaluate_into(e.cond, cond_var, new_bool) + [
-                ast.IfStatement(ast.Name(cond_var, span=span), then, other, span=span)]
-        return [ast.IfStatement(e.cond, then, other, span=span)]
-    if isinstance(e, ast.Binary) and e.op in ("&&", "||"):
-        first = _evaluate_into(e.left, var, new_bool)
-        test: ast.Expression = target if e.op == "&&" else ast.Unary("!", target, span=span)
-        rest = ast.BlockStatement(tuple(_evaluate_into(e.right, var, new_bool)), span=span)
-        return first + [ast.IfStatement(test, rest, None, span=span)]
-    if isinstance(e, ast.Unary) and e.op == "!":
-        return _evaluate_into(e.operand, var, new_bool) + [
-            ast.Assignment(target, ast.Unary("!", target, span=span), span=span)]
-    if isinstance(e, ast.Member) and e.member in ("hit", "miss") and \
-            isinstance(e.expr, ast.MethodCall) and not _contains_apply_args(e.expr):
-        yes = ast.Assignment(target, ast.BoolLiteral(True, span=span), span=span)
-        no = ast.Assignment(target, ast.BoolLiteral(False, span=span), span=span)
-        return [ast.IfStatement(e, yes, no, span=span)]
-    if new_bool is None:
-        _refuse_apply(span)
-    # Any other expression: evaluate each 't.apply().hit' it holds, left to right,
-    # into a bool temporary first (as p4c's side-effect ordering does), then the rest.
-    pre: list[ast.Statement] = []
-    rest_expr = _hoist_hits(e, new_bool, pre)
-    return pre + [ast.Assignment(target, rest_expr, span=span)]
-
-
-def _refuse_apply(span: SourceSpan) -> NoReturn:
-    raise CompileError(span, "table.apply() may only be used as 't.apply().hit', "
-                       "'t.apply().miss' (possibly inside && / || / ! / ?:) or in a switch")
-
-
-def _contains_apply_args(call: ast.MethodCall) -> bool:
-    return any(_contains_apply(a.value) for a in call.args)
-
-
-def _hoist_hits(e: ast.Expression, new_bool: Callable[[], str],
-                pre: list[ast.Statement]) -> ast.Expression:
-    """``e`` with each always-evaluated ``t.apply().hit``/``.miss`` replaced by a bool
-    temporary whose computing statements are appended to ``pre`` in evaluation order."""
-    if not _contains_apply(e):
-        return e
-    if isinstance(e, ast.Member) and e.member in ("hit", "miss") and \
-            isinstance(e.expr, ast.MethodCall):
-        temp = new_bool()
-        pre.extend(_evaluate_into(e, temp, new_bool))
-        return ast.Name(temp, span=e.span)
-    if isinstance(e, ast.Ternary):
-        # only the condition is always evaluated
-        if _contains_apply(e.then) or _contains_apply(e.otherwise):
-            _refuse_apply(e.span)
-        return ast.Ternary(_hoist_hits(e.cond, new_bool, pre), e.then, e.otherwise,
-                           span=e.span)
-    if isinstance(e, (ast.Binary, ast.Unary)) and e.op in ("&&", "||", "!"):
-        # a bool with short-circuit order: let _evaluate_into order it
-        temp = new_bool()
-        pre.extend(_evaluate_into(e, temp, new_bool))
-        return ast.Name(temp, span=e.span)
-    if isinstance(e, ast.MethodCall):
-        args = tuple(ast.Argument(_hoist_hits(a.value, new_bool, pre), a.name, span=a.span)
-                     for a in e.args)
-        return ast.MethodCall(e.target, e.type_args, args, span=e.span)
-    changes: dict[str, Any] = {}  # field name -> new value, for dataclass_replace
-    for name in e.__dataclass_fields__:
-        sub = getattr(e, name)
-        if isinstance(sub, ast.Expression) and _contains_apply(sub):
-            changes[name] = _hoist_hits(sub, new_bool, pre)
-    if not changes:
-        _refuse_apply(e.span)
-    return dataclass_replace(e, **changes)
-
-
-def _contains_call(e: ast.Expression) -> bool:
-    """Whether ``e`` calls something other than isValid (a function to inline)."""
-    if isinstance(e, ast.MethodCall):
-        if not (isinstance(e.target, ast.Member) and e.target.member == "isValid"):
-            return True
-    for attr in ("left", "right", "operand", "expr", "cond", "then", "otherwise", "target"):
-        sub = getattr(e, attr, None)
-        if isinstance(sub, ast.Expression) and _contains_call(sub):
-            return True
-    return False
-
-
-def _contains_apply(e: ast.Expression) -> bool:
-    if isinstance(e, ast.MethodCall):
-        if isinstance(e.target, ast.Member) and e.target.member == "apply":
-            return True
-        return any(_contains_apply(a.value) for a in e.args)
-    for attr in ("left", "right", "operand", "expr", "cond", "then", "otherwise"):
-        sub = getattr(e, attr, None)
-        if isinstance(sub, ast.Expression) and _contains_apply(sub):
-            return True
-    return False

@@ -125,9 +125,11 @@ class Layout:
 
     def variable(self, name: str, t: P4Type, span: Any) -> Any:
         """Storage for a declared variable; a located error for a type no variable can
-        have (``int``, an extern, a string...), as p4c refuses it."""
+        have (``int``, an extern, a string...), as p4c refuses it. The mid end's
+        temporaries (``tmp$3``) are stored under the part of the name before the ``$``."""
+        base = name.split("$", 1)[0]
         try:
-            return self.storage(name, t, name)
+            return self.storage(base, t, base)
         except StorageError:
             raise CompileError(span, f"variable '{name}' cannot have type {t.describe()}: "
                                "variables hold bit<W>, int<W>, bool, enums, errors, "

@@ -19,10 +19,6 @@ from p4sim.compiler.lower.p4rt_types import struct_member
 from p4sim.compiler.lower.parsers import lower_parser
 from p4sim.compiler.lower.storage import HeaderRef, StructRef
 from p4sim.compiler.lower.text import source_info
-from p4sim.compiler.semantic.declaration_order import check_declaration_order
-from p4sim.compiler.semantic.readonly import check_readonly_parameters
-from p4sim.compiler.semantic.structure import check_structure
-from p4sim.compiler.semantic.unused import unused_warnings
 from p4sim.compiler.semantic.scope import (
     ConstBinding, DeclBinding, GlobalInfo, Scope, build_global_scope)
 from p4sim.compiler.semantic.types import (
@@ -38,11 +34,9 @@ def const_eval(e: ast.Expression, scope: Scope) -> tuple[Any, P4Type]:
 
 
 def lower_program(program: ast.Program, program_file: str) -> Lowering:
-    check_structure(program)  # duplicates and misplaced statements, used or not
-    check_declaration_order(program)  # as p4c resolves names: before any other check
+    """Lower a checked program that has been through the mid end (driver.py)."""
     info = build_global_scope(program, const_eval)
     lw = Lowering(info, program_file)
-    lw.warnings.extend(unused_warnings(program))  # p4c's front end gives these first
     lw.index_declarations(program)
     blocks = _main_blocks(info, program_file)
     parser_decl, parser_scope = blocks["parser"]
@@ -58,7 +52,6 @@ def lower_program(program: ast.Program, program_file: str) -> Lowering:
                         if e.underlying is None and e.name not in _builtin_enum_names(program)]
     lw.layout.finish_scalars()
     lw.sort_control_plane()
-    check_readonly_parameters(program)  # also in the actions and functions never called
     return lw
 
 

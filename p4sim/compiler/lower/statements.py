@@ -13,7 +13,6 @@ from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import calls
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower.context import Lowering
-from p4sim.compiler.lower.desugar import switch_to_ifs
 from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.stack_index import expand_dynamic_index
 from p4sim.compiler.lower.storage import (
@@ -100,12 +99,12 @@ class StatementLowerer:
             self.loop_jumps[-1][0 if word == "break" else 1].append(len(self.out))
             self.emit("_jump", [J.hexstr(0, 32)], s)
         elif isinstance(s, ast.SwitchStatement):
-            if isinstance(s.expr, ast.Member) and s.expr.member == "action_run":
-                raise CompileError(s.span, "switch on action_run is only allowed in a "
-                                   "control's apply block")
-            stmt = switch_to_ifs(s)
-            if stmt is not None:
-                self.statement(stmt)
+            # the mid end has made value switches if statements (midend/value_switch.py)
+            if self.mode == "parser":
+                raise CompileError(s.span, "switch statements are not allowed in parser "
+                                   "states")
+            raise CompileError(s.span, "switch on action_run is only allowed in a "
+                               "control's apply block")
         else:
             raise CompileError(s.span, f"unsupported statement ({type(s).__name__})")
 
