@@ -31,13 +31,20 @@ def compile_program(path: str, include_dirs: Sequence[str] = (),
     from p4sim.compiler.bmv2.program import to_json
     from p4sim.compiler.lower.program import lower_program
     from p4sim.compiler.midend.pipeline import run_midend
+    from p4sim.compiler.semantic.architecture import lowering_stops_at_main
+    from p4sim.compiler.semantic.checker import check_every_body
     from p4sim.compiler.semantic.readonly import check_readonly_parameters
     program = parse_source(path, include_dirs, defines, preprocess)
     warnings = check_program(program)
+    if lowering_stops_at_main(program):
+        # lowering refuses a missing or foreign main before reading any body; p4c-bm2-ss
+        # checks every body first
+        check_every_body(program)
     lowering = lower_program(run_midend(program), path)
     # after lowering, as p4c reports the errors of reachable code first; on the program
-    # as written, since it covers the actions and functions nothing calls
+    # as written, since they cover the code nothing instantiates
     check_readonly_parameters(program)
+    check_every_body(program)
     return CompileResult(to_json(lowering.program), lowering.cp,
                          warnings + lowering.warnings)
 

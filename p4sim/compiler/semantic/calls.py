@@ -1,0 +1,274 @@
+"""Calls in any body: the callee exists, takes that many arguments, each argument has
+the parameter's type, and ``out``/``inout`` arguments are writable; the call's type.
+
+Actions, functions and extern functions are found by name (overloads by argument
+count); methods by the type of their target: headers, unions and stacks have their
+built-in methods, tables ``apply``, controls and parsers ``apply``, extern objects the
+methods their declaration lists. Type parameters stay type variables unless the call
+or the instance gives them, and a type variable matches anything."""
+from __future__ import annotations
+
+from typing import Any
+
+from p4sim.compiler import ast
+from p4sim.compiler.errors import CompileError
+from p4sim.compiler.semantic.environment import Var
+from p4sim.compiler.semantic.expr_types import (
+    HEADER_METHODS, ExprTyper, Named, TableResult, Typed, check_assignable, extern_decl)
+from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, Scope, TypeBinding
+from p4sim.compiler.semantic.types import (
+    ExternT, HeaderT, P4Type, StackT, TypeVarT, UnionT, VoidT)
+from p4sim.compiler.unparse import unparse
+
+_Params = tuple[ast.Parameter, ...]
+_CALLABLES = (ast.ActionDecl, ast.FunctionDecl, ast.ExternFunctionDecl)
+
+
+class CallTyper(ExprTyper):
+    """ExprTyper that also checks and types calls."""
+
+    def _MethodCall(self, e: ast.MethodCall) -> Typed:
+        target = e.target
+        if isinstance(target, ast.Name):
+            binding = self.lookup(target)
+            if binding is None:
+                raise CompileError(target.span, f"undeclared name '{target.name}'")
+            self._visit_args(e)
+            if isinstance(binding, DeclBinding):
+                return self._call_declared(binding, target.name, e)
+            return None
+        if isinstance(target, ast.Member):
+            base = self.eval(target.expr)
+            self._visit_args(e)
+            return self._method(base, target, e)
+        self._visit_args(e)
+        return None
+
+    def _visit_args(self, e: ast.MethodCall) -> None:
+        for a in e.args:
+            if not isinstance(a.value, ast.DontCare):
+                self.type_of(a.value)
+
+    # ------------------------------------------------------------------ by name
+    def _call_declared(self, binding: DeclBinding, name: str, e: ast.MethodCall) -> Typed:
+        decl = binding.decl
+        if isinstance(decl, ast.ActionDecl):
+            check_arity(decl.params, e, f"action '{name}'")
+            self._check_arguments(decl.params, e, binding.scope)
+            return VoidT()
+        if isinstance(decl, tuple):
+            overloads = [d for d in decl if isinstance(d, _CALLABLES)]
+            fitting = [d for d in overloads if fits(d.params, e.args)]
+            if not fitting:
+                counts = sorted({len(d.params) for d in overloads})
+                raise CompileError(e.span, f"wrong number of arguments: '{name}' expects "
+                                   f"{' or '.join(map(str, counts))}, got {len(e.args)}")
+            if len(fitting) > 1:
+                return None
+            chosen = fitting[0]
+            if isinstance(chosen, ast.ActionDecl):
+                self._check_arguments(chosen.params, e, binding.scope)
+                return VoidT()
+            inner = _with_type_params(binding.scope, chosen.type_params, e.type_args, self)
+            self._check_arguments(chosen.params, e, inner)
+            return _result(chosen.return_type, inner)
+        return None
+
+    # ------------------------------------------------------------------ methods
+    def _method(self, base: Typed, target: ast.Member, e: ast.MethodCall) -> Typed:
+        name = target.member
+        if isinstance(base, HeaderT):
+            if name in HEADER_METHODS:
+                _no_arguments(e, name)
+                return HEADER_METHODS[name]
+            if base.field_type(name) is None and name not in dict(base.nested):
+                raise CompileError(e.span, f"headers have no method '{name}'")
+            return None
+        if isinstance(base, UnionT):
+            if name in HEADER_METHODS and name not in ("setValid", "setInvalid"):
+                _no_arguments(e, name)
+                return HEADER_METHODS[name]
+            return self.member(base, target, called=True)
+        if isinstance(base, StackT):
+            if name in ("push_front", "pop_front"):
+                if len(e.args) != 1:
+                    raise CompileError(e.span, f"wrong number of arguments: {name} expects "
+                                       f"1, got {len(e.args)}")
+                return VoidT()
+            return None
+        if isinstance(base, ExternT):
+            decl = extern_decl(base, self.scope)
+            return self._extern_method(decl, base.type_args, name, e) if decl else None
+        if isinstance(base, Named):
+            return self._named_method(base.binding, target, e)
+        if isinstance(base, P4Type):
+            self.member(base, target, called=True)
+        return None
+
+    def _named_method(self, binding: Any, target: ast.Member, e: ast.MethodCall) -> Typed:
+        name = target.member
+        if isinstance(binding, TypeBinding) and isinstance(binding.type, HeaderT) and \
+                name in ("minSizeInBits", "minSizeInBytes", "maxSizeInBits", "maxSizeInBytes"):
+            return HEADER_METHODS[name]
+        if not isinstance(binding, DeclBinding):
+            self.member(Named(binding), target, called=True)
+            return None
+        decl = binding.decl
+        if isinstance(decl, ast.TableDecl):
+            if name != "apply":
+                raise CompileError(e.span, f"table '{decl.name}' has no method '{name}' "
+                                   "(tables have apply())")
+            _no_arguments(e, name)
+            return TableResult()
+        if isinstance(decl, (ast.ControlDecl, ast.ParserDecl)):
+            return self._apply(decl, name, e)   # a type applied directly
+        if isinstance(decl, ast.Instantiation) and isinstance(decl.type, ast.NamedType):
+            kind = binding.scope.lookup(decl.type.name)
+            if not isinstance(kind, DeclBinding):
+                return None
+            if isinstance(kind.decl, ast.ExternDecl):
+                args = tuple(self.resolve(t) or TypeVarT("_") for t in decl.type.type_args)
+                return self._extern_method(kind.decl, args, name, e)
+            if isinstance(kind.decl, (ast.ControlDecl, ast.ParserDecl)):
+                return self._apply(kind.decl, name, e)
+        return None
+
+    def _apply(self, decl: ast.ControlDecl | ast.ParserDecl, name: str, e: ast.MethodCall
+               ) -> Typed:
+        kind = "control" if isinstance(decl, ast.ControlDecl) else "parser"
+        if name != "apply":
+            raise CompileError(e.span, f"{kind} '{decl.name}' has no method '{name}' "
+                               f"({kind}s have apply())")
+        check_arity(decl.params, e, f"'{decl.name}.apply'")
+        return VoidT()
+
+    def _extern_method(self, decl: ast.ExternDecl, type_args: tuple[P4Type, ...], name: str,
+                       e: ast.MethodCall) -> Typed:
+        methods = [m for m in decl.methods if m.name == name and m.return_type is not None]
+        if not methods:
+            raise CompileError(e.span, f"extern '{decl.name}' has no method '{name}'")
+        fitting = [m for m in methods if fits(m.params, e.args)]
+        if not fitting:
+            counts = sorted({len(m.params) for m in methods})
+            raise CompileError(e.span, f"wrong number of arguments: '{decl.name}.{name}' "
+                               f"expects {' or '.join(map(str, counts))}, got {len(e.args)}")
+        if len(fitting) > 1:
+            return None
+        method = fitting[0]
+        binding = self.scope.root().lookup(decl.name)
+        outer = binding.scope if isinstance(binding, DeclBinding) else self.scope.root()
+        inner = outer.child()
+        given = len(type_args) == len(decl.type_params)
+        for i, p in enumerate(decl.type_params):
+            inner.declare(p.name, TypeBinding(type_args[i] if given else TypeVarT(p.name)))
+        inner = _with_type_params(inner, method.type_params, e.type_args, self)
+        self._check_arguments(method.params, e, inner)
+        return _result(method.return_type, inner) if method.return_type else None
+
+    # ------------------------------------------------------------------ arguments
+    def _check_arguments(self, params: _Params, e: ast.MethodCall, decl_scope: Scope) -> None:
+        """Each argument against its parameter: the type for ``in`` and directionless
+        ones, writability for ``out`` and ``inout`` ones."""
+        for param, arg in _pairs(params, e.args):
+            if isinstance(arg.value, ast.DontCare):
+                continue
+            ptype = _param_type(param, decl_scope)
+            check_assignable(ptype, self.type_of(arg.value), arg.value.span)
+            if param.direction in ("out", "inout"):
+                problem = self.not_writable(arg.value)
+                if problem is not None:
+                    raise CompileError(arg.value.span, f"'{unparse(arg.value)}' cannot be "
+                                       f"passed to the {param.direction} parameter "
+                                       f"'{param.name}': {problem}")
+
+    def not_writable(self, e: ast.Expression) -> str | None:
+        """Why ``e`` cannot be written (None when it can, or when unsure)."""
+        if isinstance(e, (ast.IntLiteral, ast.BoolLiteral, ast.StringLiteral, ast.Binary,
+                          ast.Unary, ast.Cast, ast.Ternary, ast.ListExpression,
+                          ast.StructExpression, ast.InvalidHeader)):
+            return "it is not an lvalue"
+        while isinstance(e, (ast.Member, ast.ArrayIndex, ast.Slice)):
+            e = e.expr
+        if isinstance(e, ast.Name):
+            binding = self.lookup(e)
+            if isinstance(binding, ConstBinding):
+                return "it is a constant"
+            if isinstance(binding, Var) and binding.readonly:
+                return binding.readonly
+        return None
+
+
+def fits(params: _Params, args: tuple[ast.Argument, ...]) -> bool:
+    """Whether a declaration with ``params`` can take ``args`` (by count or names)."""
+    required = [p for p in params if p.default is None and not _optional(p)]
+    if any(a.name for a in args):
+        names = {p.name for p in params}
+        given = {a.name for a in args}
+        return given <= names and all(p.name in given for p in required)
+    return len(required) <= len(args) <= len(params)
+
+
+def check_arity(params: _Params, e: ast.MethodCall, what: str) -> None:
+    """Refuse a call with too many or too few arguments, in lowering's words."""
+    if any(a.name for a in e.args):
+        if not fits(params, e.args):
+            raise CompileError(e.span, f"wrong number of arguments: {what} expects "
+                               f"{_count(params)}, got {len(e.args)}")
+        return
+    if len(e.args) > len(params):
+        raise CompileError(e.span, f"wrong number of arguments: {what} expects "
+                           f"{_count(params)}, got {len(e.args)}")
+    for p in params[len(e.args):]:
+        if p.default is None and not _optional(p):
+            raise CompileError(e.span, f"wrong number of arguments: {what} expects "
+                               f"{_count(params)}, got {len(e.args)} (missing '{p.name}')")
+
+
+def _optional(p: ast.Parameter) -> bool:
+    return any(a.name == "optional" for a in p.annotations)
+
+
+def _count(params: _Params) -> str:
+    required = sum(1 for p in params if p.default is None and not _optional(p))
+    return str(len(params)) if required == len(params) else f"{required} to {len(params)}"
+
+
+def _pairs(params: _Params, args: tuple[ast.Argument, ...]
+           ) -> list[tuple[ast.Parameter, ast.Argument]]:
+    if any(a.name for a in args):
+        by_name = {p.name: p for p in params}
+        return [(by_name[a.name], a) for a in args if a.name in by_name]
+    return list(zip(params, args))
+
+
+def _with_type_params(scope: Scope, type_params: tuple[ast.TypeParameter, ...],
+                      type_args: tuple[ast.Type, ...], typer: ExprTyper) -> Scope:
+    """``scope`` with a callee's type parameters bound: to the call's explicit type
+    arguments when it gives them all, else to type variables."""
+    if not type_params:
+        return scope
+    inner = scope.child()
+    given = len(type_args) == len(type_params)
+    for i, p in enumerate(type_params):
+        t = typer.resolve(type_args[i]) if given else None
+        inner.declare(p.name, TypeBinding(t if t is not None else TypeVarT(p.name)))
+    return inner
+
+
+def _param_type(param: ast.Parameter, scope: Scope) -> P4Type | None:
+    """A parameter's type where the callee was declared (None when not certain)."""
+    try:
+        return ExprTyper(scope).resolve(param.type)
+    except CompileError:
+        return None   # reported, if at all, where the callee is declared
+
+
+def _result(t: ast.Type, scope: Scope) -> Typed:
+    result = _param_type(ast.Parameter("", t, span=t.span), scope)
+    return None if isinstance(result, TypeVarT) else result
+
+
+def _no_arguments(e: ast.MethodCall, name: str) -> None:
+    if e.args:
+        raise CompileError(e.span, f"wrong number of arguments: {name}() expects 0, "
+                           f"got {len(e.args)}")
