@@ -3,15 +3,19 @@
 The P4_16 spec makes two headers equal when both are invalid, or both are valid with
 equal fields; stacks and structs compare element by element. BMv2 has no aggregate
 comparison, so (like p4c's front end) the comparison is spelled out over validity
-bits and fields."""
+bits and fields. The invalid-header literal ``{#}`` takes the type of the header (or
+header union) it is compared with, so ``h == {#}`` holds iff ``h`` is invalid, and
+``u == {#}`` iff no member of the union ``u`` is valid."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import jsonexpr as J
-from p4sim.compiler.lower.storage import DynHeaderRef, HeaderRef, StackRef, StructRef
-from p4sim.compiler.semantic.types import HeaderT, StackT, StructT
+from p4sim.compiler.lower.storage import (
+    DynHeaderRef, DynUnionRef, HeaderRef, StackRef, StructRef, UnionRef)
+from p4sim.compiler.lower.values import Val, const_val
+from p4sim.compiler.semantic.types import BoolT, HeaderT, StackT, StructT, UnionT
 
 if TYPE_CHECKING:   # expressions imports this module
     from p4sim.compiler.lower.expressions import ExprLowerer
@@ -40,6 +44,50 @@ def aggregate_equal(ex: "ExprLowerer", left: Any, right: Any, span: SourceSpan) 
                                                                                span))])
     raise CompileError(span, "'==' on headers, stacks or structs needs two variables or "
                        "fields of the same type (not a list expression)")
+
+
+def compare_with_invalid(op: str, left: Val, right: Val, span: SourceSpan) -> Val | None:
+    """``x == {#}``, ``{#} != x`` (either side): the header's or union's validity, or
+    None when neither operand is the invalid-header literal."""
+    left_lit, right_lit = _is_invalid_literal(left), _is_invalid_literal(right)
+    if not (left_lit or right_lit):
+        return None
+    if left_lit and right_lit:
+        t = left.type or right.type
+        if t is None:
+            raise CompileError(span, f"'{op}' between two '{{#}}': the header type cannot "
+                               "be inferred; insert a cast")
+        if left.type is not None and right.type is not None and left.type != right.type:
+            raise CompileError(span, f"operator '{op}' cannot be applied to "
+                               f"{left.type.describe()} and {right.type.describe()}")
+        return const_val(op == "==", BoolT())  # two invalid values are equal
+    value, literal = (right, left) if left_lit else (left, right)
+    t = value.type
+    if not isinstance(t, (HeaderT, UnionT)):
+        raise CompileError(span, f"'{{#}}' is a header value: it cannot be compared with "
+                           f"{t.describe() if t else 'this'}")
+    if literal.type is not None and literal.type != t:
+        raise CompileError(span, f"operator '{op}' cannot be applied to "
+                           f"{left.type.describe() if left.type else '{#}'} and "
+                           f"{right.type.describe() if right.type else '{#}'}")
+    valid = _validity(value.ref, span)
+    return Val(BoolT(), J.op("not", None, valid) if op == "==" else valid)
+
+
+def _is_invalid_literal(val: Val) -> bool:
+    return isinstance(val.ref, tuple) and bool(val.ref) and val.ref[0] == "invalid"
+
+
+def _validity(ref: Any, span: SourceSpan) -> J.Json:
+    """Whether a header or union is valid, as a BMv2 boolean expression."""
+    if isinstance(ref, HeaderRef):
+        return J.op("d2b", None, ref.valid().json())
+    if isinstance(ref, DynHeaderRef):
+        return J.op("valid", None, ref.json())
+    if isinstance(ref, (UnionRef, DynUnionRef)):
+        return J.op("valid_union", None, ref.json())
+    raise CompileError(span, "'{#}' can only be compared with a header or header union "
+                       "variable or field")
 
 
 def _member_equal(ex: "ExprLowerer", left: Any, right: Any, span: SourceSpan) -> J.Json:

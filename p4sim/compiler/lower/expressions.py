@@ -20,7 +20,7 @@ from p4sim.compiler.lower.values import Val, const_val
 from p4sim.compiler.semantic import operators as ops
 from p4sim.compiler.semantic.scope import (
     ConstBinding, ErrorMemberBinding, Scope, TypeBinding, resolve_type)
-from p4sim.compiler.lower.equality import AGGREGATES, aggregate_equal
+from p4sim.compiler.lower.equality import AGGREGATES, aggregate_equal, compare_with_invalid
 from p4sim.compiler.semantic.types import (
     BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StringT, StructT, TupleT, UnionT,
     VarbitT)
@@ -380,6 +380,9 @@ class ExprLowerer:
 
     def _binary(self, e: ast.Binary, left: Val, right: Val) -> Val:
         op = e.op
+        invalid = compare_with_invalid(op, left, right, e.span) if op in ("==", "!=") else None
+        if invalid is not None:  # h == {#}
+            return invalid
         for side in (left, right):
             if side.type is None:
                 raise CompileError(e.span, f"operator '{op}' needs values")
