@@ -20,7 +20,8 @@ Format (TOML, or the same structure in JSON)::
     [[links]]
     a = "leaf1:3"            # switch:port at each end
     b = "spine1:1"
-    rate_pps = 10000         # optional, for queue settings
+    rate_pps = 10000         # optional: full-size (1,514-byte) frames/s, each frame costing
+                             # its own bytes (control/link_shaping.py)
 
     [collector]              # optional: where telemetry reports go
     name = "collector"

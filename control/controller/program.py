@@ -13,6 +13,7 @@ from p4.v1 import p4runtime_pb2
 
 from control.controller.int_report_mode import REPORT_MODE_TABLE, report_mode_action
 from control.controller.int_report_spread import collector_exits, spread_items
+from control.link_frames import data_packets_per_second
 from control.controller.state import STAGE_BASE, STAGE_GROUP, STAGE_ROUTE, STAGE_TABLE, Item, item
 from control.p4rt.entities import P4Names
 from control.policy import Policy, WatchEntry
@@ -274,8 +275,9 @@ def trim_meter(names: P4Names, port: int, rate_pps: float, threshold: int) -> p4
     """The port's virtual data queue (trimming.p4's data_rate): it drains at the link's
     rate and holds ``threshold`` packets, so it turns red when the link's real queue
     (in the tc qdisc after the switch, where the pipeline cannot see it) would hold
-    more than the threshold. Both buckets alike: red or green, never yellow."""
-    rate = max(1, round(rate_pps))
+    more than the threshold. Both buckets alike: red or green, never yellow. The link's
+    rate counts full-size frames; the meter counts data packets (control.link_frames)."""
+    rate = max(1, round(data_packets_per_second(rate_pps)))
     return names.meter_config(TRIM_METER, port, rate, threshold, rate, threshold)
 
 

@@ -64,9 +64,11 @@ def topology_file(name: str) -> Path:
 
 
 def write_topology(path: Path, link_pps: float, source: Path = TOPOLOGY) -> Path:
-    """``source`` with every link at ``link_pps`` and the collector on leaf1 port 5."""
+    """``source`` with every link at ``link_pps`` full-size frames/s (each frame costs its
+    own bytes: control/link_shaping.py) and the collector on leaf1 port 5."""
     document = tomllib.loads(source.read_text())
-    lines = [f"# {source.name} for control/experiment: links at {link_pps:g} packets/s."]
+    lines = [f"# {source.name} for control/experiment: links at {link_pps:g} full-size "
+             f"frames/s."]
     for table in ("switches", "hosts", "links"):
         for entry in document.get(table, []):
             if table == "links":

@@ -9,7 +9,7 @@ keeps ``eth0`` for its management network). Switches run from docker/p4sim-switc
 arguments, the same flags the launcher passes (only p4sim-switch gets --thrift-port), its
 gRPC server on 0.0.0.0 at the topology's port inside its own container. Post-start
 ``exec`` commands give what the launcher gives: host addresses, the gateway's permanent
-neighbour entry, checksum offload off, and the links' shaping (tc tbf for rate_pps;
+neighbour entry, checksum offload off, and the links' shaping (tc htb for rate_pps;
 netem + tbf for inter-domain links), on each sending end.
 
 Everything the topology file says is kept in ``labels`` (p4sim.*) and link ``vars``,
@@ -29,7 +29,7 @@ from control.federation.netem import border_link_script
 from control.export.toml_writer import border_mapping_fields
 from control.federation.units import format_latency, format_rate
 from control.launch import HOST_MTU, LINK_MTU, PRIORITY_QUEUES
-from control.link_shaping import tbf_arguments
+from control.link_shaping import shaping_commands
 from control.topology import GATEWAY_IP, Collector, Host, Switch, Topology, grpc_port, router_mac
 
 TARGETS = ("p4sim", "bmv2")
@@ -179,8 +179,8 @@ def _switch_node(topo: Topology, switch: Switch, target: str, image: str) -> dic
 
 
 def _shaping_commands(topo: Topology, switch: str) -> list[str]:
-    """tc on each of this switch's sending ends: tbf for rate_pps, netem + tbf for
-    inter-domain links."""
+    """tc on each of this switch's sending ends: htb with a control band for rate_pps
+    (control/link_shaping.py), netem + tbf for inter-domain links."""
     commands = []
     for idl in topo.interdomain_links:
         for sw, port in ((idl.a_switch, idl.a_port), (idl.b_switch, idl.b_port)):
@@ -191,8 +191,8 @@ def _shaping_commands(topo: Topology, switch: str) -> list[str]:
             continue
         for sw, port in ((link.a_switch, link.a_port), (link.b_switch, link.b_port)):
             if sw == switch:
-                commands.append(shlex.join(["tc", "qdisc", "replace", "dev", port_iface(port), "root",
-                                            *tbf_arguments(link.rate_pps, LINK_MTU)]))
+                commands += [shlex.join(argv) for argv in
+                             shaping_commands(port_iface(port), link.rate_pps, LINK_MTU)]
     return commands
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from control.controller.program import TRIM_METER, FabricPlan, switch_items
 from control.controller.state import index_items, plan
+from control.link_frames import data_packets_per_second
 from control.p4rt.entities import MODIFY, P4Names, load_p4info
 from control.policy import load_policy
 from control.routing import compute_routes
@@ -48,7 +49,10 @@ def test_fabric_ports_get_the_link_rate_and_the_threshold(names):
     threshold = policy.trim.for_port("leaf1", 2)
     assert threshold is not None
     # leaf1:2 and leaf1:3 are the 10000 packets/s links; hosts and collector have no rate.
-    assert meters == {2: (10000, threshold, 10000, threshold), 3: (10000, threshold, 10000, threshold)}
+    # The meter counts data packets, smaller than the full-size frames rate_pps counts.
+    rate = round(data_packets_per_second(10000))
+    assert rate == 11226
+    assert meters == {2: (rate, threshold, rate, threshold), 3: (rate, threshold, rate, threshold)}
 
 
 def test_a_link_without_rate_gets_no_meter(names):

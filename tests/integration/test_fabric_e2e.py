@@ -18,6 +18,7 @@ from scapy.utils import rdpcap
 
 from control.launch import (FabricNetwork, Transfer, run_transfer, start_collector, start_controller,
                             start_transfer)
+from control.link_frames import data_packets_per_second
 from wire_formats.layers import DSCP_TRIMMED, UecRequest
 
 pytestmark = pytest.mark.netns
@@ -131,7 +132,8 @@ def test_trimmed_packet_is_retransmitted_selectively(tmp_path):
         transfer = run_transfer(net, "h1", "h2", TRANSFER_BYTES, tmp_path, ev_mode="spray",
                                 sender_args=("--initial-window", str(BURST)))
         trimmed_count = counter(net, "leaf1", "FabricIngress.trimming.trimmed_packets")
-    assert meters == {port: (LINK_RATE_PPS, TRIM_THRESHOLD, LINK_RATE_PPS, TRIM_THRESHOLD)
+    meter_pps = round(data_packets_per_second(LINK_RATE_PPS))   # data packets, not full frames
+    assert meters == {port: (meter_pps, TRIM_THRESHOLD, meter_pps, TRIM_THRESHOLD)
                       for port in LINK_PORTS}
     assert_complete(transfer, TRANSFER_BYTES)
     sent = Counter(psn for psn, _ in data_requests(pcaps / "leaf1-1_in.pcap"))

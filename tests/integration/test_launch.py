@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from control.launch import GATEWAY_IP, LINK_MTU, FabricNetwork, LaunchError, interface_name
+from control.link_shaping import FULL_FRAME, WIRE_OVERHEAD, rate_bits
 from control.topology import load_topology, router_mac
 
 pytestmark = pytest.mark.netns
@@ -109,19 +110,22 @@ def test_a_switch_that_cannot_start_is_reported_and_cleaned_up(tmp_path):
 
 def test_link_rates_are_shaped_on_the_veths_for_any_switch():
     """A topology link's rate_pps is a tc token bucket on both ends (what works with
-    simple_switch_grpc too); measured: N frames take at least N / rate seconds."""
+    simple_switch_grpc too); measured: N full-size frames take at least N / rate seconds."""
     with FabricNetwork(TOPOLOGY, tag=f"ln{os.getpid()}-t5") as net:
         rate = net.link_at("leaf1", 2).rate_pps
         for end in ("leaf1-2", "leaf2-2"):
-            (qdisc,) = _ip_json_tc("-n", net.switch_ns, "qdisc", "show", "dev", end)
-            assert qdisc["kind"] == "tbf", qdisc
-            assert qdisc["options"]["rate"] * 8 == pytest.approx(rate * (LINK_MTU + 18) * 8, rel=0.01)
+            qdiscs = _ip_json_tc("-n", net.switch_ns, "qdisc", "show", "dev", end)
+            assert [q["kind"] for q in qdiscs if q.get("root")] == ["htb"], qdiscs
+            classes = subprocess.run(["tc", "-n", net.switch_ns, "class", "show", "dev", end],
+                                     capture_output=True, text=True, check=True).stdout
+            assert "class htb 1:1 root rate " in classes and " prio 0 " in classes, classes
+            assert rate_bits(rate) == round(rate * (FULL_FRAME + WIRE_OVERHEAD) * 8)
         net.set_link_rate("leaf1", 2, 1000)
         ethertype = 0x88B5  # local experimental: nothing else sends it
         receiver = net.in_switch_namespace(lambda: _raw_socket("leaf2-2", ethertype))
         sender = net.in_switch_namespace(lambda: _raw_socket("leaf1-2", ethertype))
-        frame = b"\xff" * 6 + b"\x02" * 6 + ethertype.to_bytes(2, "big") + b"r" * 100
-        count, arrived = 200, 0
+        frame = b"\xff" * 6 + b"\x02" * 6 + ethertype.to_bytes(2, "big") + b"r" * (FULL_FRAME - 14)
+        count, arrived = 60, 0       # full-size frames: within the receiver's socket buffer
         receiver.settimeout(10)
         started = time.monotonic()
         for _ in range(count):
@@ -137,7 +141,8 @@ def test_link_rates_are_shaped_on_the_veths_for_any_switch():
         receiver.close()
     print(f"{arrived} frames through a 1000 packets/s link in {elapsed:.3f} s")
     assert arrived == count
-    assert elapsed >= (count - 2) / 1000 * 0.95   # two frames of burst, 5 % clock slack
+    burst = (LINK_MTU + 18) // (FULL_FRAME + WIRE_OVERHEAD)  # the bucket holds a largest frame
+    assert elapsed >= (count - burst) / 1000 * 0.95            # 5 % clock slack
 
 
 def _ip_json_tc(*args: str) -> list[dict]:

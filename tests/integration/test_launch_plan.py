@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from control.errors import ConfigError
-from control.launch import LINK_MTU, FabricNetwork, LaunchError, interface_name
-from control.link_shaping import tbf_arguments
+from control.launch import FabricNetwork, LaunchError, interface_name
 from control.topology import load_topology
 from p4sim.reference import reference_dir
 
@@ -105,16 +104,6 @@ def test_simple_switch_grpc_gets_only_flags_its_help_lists():
             network.thrift_port("leaf1")
     finally:
         network.close()
-
-
-def test_link_rate_is_a_token_bucket_of_equal_cost_frames():
-    args = tbf_arguments(10000, LINK_MTU)
-    values = dict(zip(args[1::2], args[2::2]))
-    frame = LINK_MTU + 18
-    assert args[0] == "tbf" and values["mpu"] == str(frame)
-    assert values["rate"] == f"{10000 * frame * 8}bit"   # bytes/s / mpu = packets/s
-    with pytest.raises(ValueError, match="> 0 packets/s"):
-        tbf_arguments(0, 9500)
 
 
 # -- refusals: every input checked before anything exists ----------------------------
