@@ -7,6 +7,9 @@ with the telemetry collector; the controller follows a policy like
 topologies/four_leaves.policy.toml (control.experiment.fabric.write_policy). Workloads:
 
 - permutation: 8 long flows, h_i -> h_(i+2): every host to a host on the next leaf;
+  1 MB each by default (874 packets, ~13 s at the fair share), so the first RTTs and the
+  last packets are a few % of the span (with 256 KB, ~3 s, they were over 10 %) while a
+  run stays under 20 s (the default matrix's seven permutation steps ~2.5 min a run);
 - incast 3:1: h3, h5, h7 (one per other leaf) -> h1; incast 7:1: every other host -> h1;
   the last hop leaf1 -> h1 is slowed to ``--bottleneck-pps`` (the switch's own queue);
 - all-to-all: one host per leaf (h1, h3, h5, h7), each to the three others: 12 flows.
@@ -51,6 +54,8 @@ from control.experiment.flows import WorkloadResult, run_flows
 from control.experiment.metrics import make_row, percentile
 from control.experiment.plan import Setting, Workload
 from control.experiment.runner import Progress
+from control.link_frames import data_packets_per_second
+from control.link_shaping import rate_bits
 from control.launch import (FabricNetwork, LaunchError, default_switch_binary, start_collector,
                             start_controller)
 from control.topology import Topology, load_topology
@@ -117,9 +122,11 @@ def workloads(topology: Topology) -> dict[str, Workload]:
 
 def fabric_capacity_pps(topology: Topology, flows: Iterable[tuple[str, str]],
                         link_pps: float) -> float:
-    """Packets/s the shaped leaf-spine links can carry for these flows: the smaller of
-    the source leaves' uplinks and the destination leaves' downlinks (flows within a
-    leaf never cross them and count nothing). Host ports are not shaped."""
+    """Data packets/s the shaped leaf-spine links can carry for these flows: the smaller
+    of the source leaves' uplinks and the destination leaves' downlinks (flows within a
+    leaf never cross them and count nothing). Host ports are not shaped. ``link_pps``
+    counts full-size frames; a link carries more of the endpoints' smaller data frames
+    (control.link_frames: one INT hop on an uplink, two on a downlink)."""
     leaf_of = {h.name: h.switch for h in topology.hosts}
     crossing = [(leaf_of[s], leaf_of[d]) for s, d in flows if leaf_of[s] != leaf_of[d]]
     if not crossing:
@@ -132,7 +139,8 @@ def fabric_capacity_pps(topology: Topology, flows: Iterable[tuple[str, str]],
                    and role[link.b_switch if link.a_switch == leaf else link.a_switch] == "spine")
     up = sum(uplinks(leaf) for leaf in {a for a, _b in crossing})
     down = sum(uplinks(leaf) for leaf in {b for _a, b in crossing})
-    return min(up, down) * link_pps
+    return min(up * data_packets_per_second(link_pps, MSS, int_hops=1),
+               down * data_packets_per_second(link_pps, MSS, int_hops=2))
 
 
 def link_rate(topology: Topology) -> float:
@@ -233,6 +241,7 @@ class Sample:
     error: str = ""
     timeouts: int = 0               # senders' retransmission timeouts
     control: int = 0                # receivers' control packets (ACK_CC, NACK, close)
+    load: float | None = None       # 1-minute load average when the run ended
 
 
 @dataclass
@@ -270,7 +279,7 @@ def share_pct(delivered: int, span_s: float, capacity_pps: float) -> float | Non
 
 HEADER = (f"  {'mode / setting':<34} {'flows':>7} {'%cap':>5} {'(min)':>5} {'max/mean':>8} "
           f"{'trims':>6} {'drops':>6} {'retx':>6} {'spur':>5} {'spur%':>6} {'RTOs':>5} "
-          f"{'rep/pkt':>7} {'ctl/pkt':>7} {'FCT p50':>8} {'FCT p99':>8}")
+          f"{'rep/pkt':>7} {'ctl/pkt':>7} {'FCT p50':>8} {'FCT p99':>8} {'load':>9}")
 
 
 def _number(value: float | None, digits: int = 0, width: int = 5) -> str:
@@ -299,8 +308,14 @@ def format_line(line: Line) -> str:
             f"{_number(line.total('spurious') / runs, 0, 5)} {_number(spur, 2, 6)} "
             f"{_number(line.total('timeouts') / runs, 0, 5)} "
             f"{_number(reports, 3, 7)} {_number(control, 3, 7)} {_seconds(percentile(fcts, 50))} "
-            f"{_seconds(percentile(fcts, 99))}")
+            f"{_seconds(percentile(fcts, 99))} {_load_range(line)}")
     return text + (f"  errors: {'; '.join(errors)}" if errors else "")
+
+
+def _load_range(line: Line) -> str:
+    """The runs' load averages, lowest-highest: the figures depend on them."""
+    loads = [s.load for s in line.samples if s.load is not None]
+    return f"{'-':>9}" if not loads else f"{f'{min(loads):.1f}-{max(loads):.1f}':>9}"
 
 
 def _seconds(value: float | None) -> str:
@@ -375,7 +390,8 @@ def run_step(net: FabricNetwork, step: Step, workload: Workload, args: argparse.
                   row.trims, row.drops, row.retransmissions, _spurious(result), delivered,
                   reports, row.fcts, row.error,
                   timeouts=sum(int(f.sender.get("timeouts", 0)) for f in result.flows),
-                  control=sum(int(r.get("control_packets", 0)) for r in result.received))
+                  control=sum(int(r.get("control_packets", 0)) for r in result.received),
+                  load=os.getloadavg()[0])
 
 
 def _spurious(result: WorkloadResult) -> int:
@@ -452,7 +468,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--bottleneck-pps", type=float, default=50.0,
                         help="the incast receiver's last hop (leaf -> h1); below one link's "
                              "rate, so it is the incast's only bottleneck, pinned or sprayed")
-    parser.add_argument("--permutation-bytes", type=int, default=256 * 1024, help="per flow")
+    parser.add_argument("--permutation-bytes", type=int, default=1024 * 1024,
+                        help="per flow (long flows: start-up and tail a few %% of the span)")
     parser.add_argument("--incast-bytes", type=int, default=96 * 1024, help="per flow")
     parser.add_argument("--all-to-all-bytes", type=int, default=48 * 1024, help="per flow")
     parser.add_argument("--timeout", type=float, default=60.0,
@@ -501,8 +518,10 @@ def main(argv: list[str] | None = None) -> int:
 def caption(topology: Topology, args: argparse.Namespace, elapsed: float) -> str:
     switches = ", ".join(sorted({"leaf" if s.role == "leaf" else "spine" for s in topology.switches}))
     return (f"{args.topology.name}: {len(topology.switches)} switches ({switches}), "
-            f"{len(topology.hosts)} hosts, leaf-spine links at {args.link_pps:.0f} packets/s "
-            f"each way ({1000 / args.link_pps:.0f} ms per packet), incast last hop at "
+            f"{len(topology.hosts)} hosts, leaf-spine links at {args.link_pps:.0f} full-size "
+            f"frames/s each way ({rate_bits(args.link_pps) / 1e6:.2f} Mbit/s, "
+            f"{data_packets_per_second(args.link_pps, MSS):.1f} data packets/s on a downlink; "
+            f"control packets in a priority band), incast last hop at "
             f"{args.bottleneck_pps:.0f} packets/s; {MSS}-byte payloads; {args.runs} run(s) per "
             f"step, sender timeout {args.timeout:.0f} s; {elapsed:.0f} s in all\n"
             f"{machine_facts(default_switch_binary())}\n"
@@ -511,8 +530,9 @@ def caption(topology: Topology, args: argparse.Namespace, elapsed: float) -> str
             f"packets on the uplinks (leaf -> spine) the data crossed; trims, drops, retx, spur (spurious retransmissions): "
             f"mean per run; spur%: of delivered packets; RTOs: senders' retransmission "
             f"timeouts, mean per run; rep/pkt: INT reports per delivered data packet; ctl/pkt: "
-            f"the receivers' control packets (ACKs, NACKs) per delivered data packet (on links "
-            f"shaped in packets/s each costs a data packet's slot)")
+            f"the receivers' control packets (ACKs, NACKs) per delivered data packet (each costs "
+            f"its own bytes on a link, about a tenth of a data packet); load: the runs' 1-minute "
+            f"load averages (two shared cores: the figures fall as it rises)")
 
 
 def captions(specs: dict[str, Workload], topology: Topology,
@@ -525,7 +545,9 @@ def captions(specs: dict[str, Workload], topology: Topology,
             whole = f"100% = the last hop's {args.bottleneck_pps:.0f} packets/s"
         else:
             capacity = fabric_capacity_pps(topology, workload.flows, args.link_pps)
-            whole = f"100% = fabric capacity {capacity:.0f} packets/s"
+            whole = (f"100% = fabric capacity {capacity:.0f} data packets/s (every flow "
+                     f"done in {n * packets(nbytes) / capacity:.1f} s)" if capacity else
+                     "no shaped link crossed")
         flows = " ".join(f"{s}>{d}" for s, d in workload.flows) if n <= 8 else f"{n} flows"
         out[workload.name] = (f"{workload.name}: {n} flows of {nbytes // 1024} KB "
                               f"({packets(nbytes)} packets) [{flows}]; {whole}")

@@ -1,5 +1,6 @@
 """bench/congestion.py's pure parts: the workloads, the capacity arithmetic, the step
 matrix and the table; and every policy it writes validates against four_leaves."""
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -52,9 +53,15 @@ def test_all_to_all_is_one_host_per_leaf_to_every_other(topo):
 
 
 def test_capacity_is_the_cut_through_the_shaped_links(topo):
-    assert fabric_capacity_pps(topo, permutation(topo).flows, 100) == 800   # 8 uplinks
-    assert fabric_capacity_pps(topo, [("h1", "h3")], 100) == 200            # 2 uplinks
-    assert fabric_capacity_pps(topo, [("h1", "h3"), ("h5", "h3")], 100) == 200  # 2 downlinks
+    """In data packets: a 100 full-size frames/s link carries 112 of the 1,346-byte data
+    frames (two INT hops) a spine sends a leaf, 115 of the 1,310-byte ones a leaf sends."""
+    down, up = 100 * 1538 / 1370, 100 * 1538 / 1334
+    assert fabric_capacity_pps(topo, permutation(topo).flows, 100) == pytest.approx(8 * down)
+    assert fabric_capacity_pps(topo, [("h1", "h3")], 100) == pytest.approx(2 * down)
+    assert fabric_capacity_pps(topo, [("h1", "h3"), ("h5", "h3")], 100) == \
+        pytest.approx(2 * down)                                             # 2 downlinks
+    assert fabric_capacity_pps(topo, [("h1", "h3"), ("h1", "h5")], 100) == \
+        pytest.approx(2 * up)                                               # 2 uplinks
     assert fabric_capacity_pps(topo, [("h1", "h2")], 100) == 0              # same leaf
     assert link_rate(topo) == min(link.rate_pps for link in topo.links)
 
@@ -132,6 +139,10 @@ def test_line_sums_flows_medians_percent_and_flags_incomplete():
     assert "0.45" in fields                           # 4 spurious of 880 delivered, in %
     assert "0.100" in fields                          # reports per delivered packet
     assert "2.10s" in fields and "2.40s" in fields    # FCT p50 and p99 over all runs
+    assert fields[-3] == "-"                          # no load recorded
+    loaded = Line("permutation", "entropy", [dataclasses.replace(sample(3, 90.0, 330), load=l)
+                                             for l in (4.25, 1.5, 12.0)])
+    assert format_line(loaded).split()[-1] == "1.5-12.0"
 
 
 def test_a_line_that_never_ran_prints_dashes():
