@@ -1,7 +1,8 @@
 // AI-fabric data plane on v1model: partitions (tagged between switches, a queue
 // class each), IPv4 routing with per-group multipath (ECMP, UEC entropy
-// spraying, round-robin, weighted), ECN marking, UEC packet trimming,
-// receiver-driven credit marking and INT-MD v2.1 with Telemetry Report v2.0.
+// spraying, round-robin, weighted), ECN marking, UEC packet trimming, UEC
+// feedback in a queue class of its own, receiver-driven credit marking and
+// INT-MD v2.1 with Telemetry Report v2.0.
 // Every feature is configured through P4Runtime and does nothing until
 // configured. See p4src/README.md.
 #include <core.p4>
@@ -20,6 +21,7 @@
 #include "include/control/trimming.p4"
 #include "include/control/credit.p4"
 #include "include/control/ecn.p4"
+#include "include/control/feedback.p4"
 #include "include/control/int_main.p4"
 
 control FabricIngress(inout headers_t hdr,
@@ -34,6 +36,7 @@ control FabricIngress(inout headers_t hdr,
     Routing() routing;
     CreditMarking() credit_marking;
     TrimDecision() trimming;
+    FeedbackQueue() feedback;
 
     apply {
         port_rx.count((bit<32>) std_meta.ingress_port);
@@ -63,6 +66,7 @@ control FabricIngress(inout headers_t hdr,
                 meta.dropped = true;
             }
             if (!meta.dropped) {
+                feedback.apply(hdr, meta, std_meta);
                 credit_marking.apply(hdr, meta, std_meta);
                 trimming.apply(hdr, meta, std_meta);
             } else {
@@ -83,22 +87,29 @@ control FabricEgress(inout headers_t hdr,
     PartitionTag() partition_tag;
     EcnMarking() ecn;
     TrimApply() trim;
+    FeedbackCount() feedback_count;
     IntEgress() int_egress;
 
     apply {
         // INT handles both sink packets and their report copies; one call site
         // so that its tables are applied from one place only.
         bool run_int = false;
+        if (std_meta.egress_port != CPU_PORT) {
+            // Every packet out of a port's queues, report copies and the
+            // controller's packets too, for the data queue's depth: any of them
+            // may be the last one out of it.
+            port_state.apply(meta, std_meta);
+        }
         if (std_meta.instance_type == INSTANCE_EGRESS_CLONE) {
             run_int = true;
         } else if (std_meta.egress_port == CPU_PORT) {
             packet_io.apply(hdr, meta, std_meta);
         } else if (!meta.from_cpu) {
-            port_state.apply(meta, std_meta);
             partition_check.apply(hdr, meta, std_meta);
             if (!meta.dropped) {
                 partition_tag.apply(hdr, meta, std_meta);
                 ecn.apply(hdr, meta, std_meta);
+                feedback_count.apply(hdr, std_meta);
                 if (meta.trim) {
                     trim.apply(hdr, meta, std_meta);
                 } else {

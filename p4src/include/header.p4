@@ -202,6 +202,8 @@ struct fabric_metadata_t {
     bit<16>        trim_length;
     dscp_t         trim_dscp;
     bit<3>         trim_priority;
+    // In the feedback queue class (FeedbackQueue), not its partition's data queue.
+    bool           feedback;
     // INT.
     bool           int_node;
     node_id_t      int_node_id;

@@ -15,6 +15,8 @@
 #define PUNT_RULES_SIZE 256
 #define INT_WATCHLIST_SIZE 256
 #define TRIM_CLASSES_SIZE 64
+// PDS packet types (5 bits) with a feedback queue class.
+#define FEEDBACK_TYPES_SIZE 32
 #define CREDIT_BANDS_SIZE 256
 // Values of standard_metadata.priority (3 bits): queues a port may have.
 #define PRIORITY_COUNT 8
