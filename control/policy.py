@@ -51,11 +51,19 @@ file is refused with every problem's field and reason. Format (TOML, or JSON)::
 
     [trim]
     threshold = 30                   # same shape as [ecn]
+    meter_burst = 16                 # burst of the virtual queue (a shaped port's meter);
+                                     # default: the port's threshold
     [[trim.classes]]
     dscp = 0x0A
     length = 64
     trimmed_dscp = 0x0B
     queue = 7
+
+    [feedback]
+    queue = 7                        # queue class of UEC ACKs, NACKs and CONTROL packets
+                                     # (credits, credit requests, closes) on every switch
+                                     # (omit = their partition's); at or above every
+                                     # partition's, so feedback never waits behind data
 
     [credit]
     meter_pps = 1000                 # credit meter rate per port (omit = unmetered)
@@ -71,7 +79,9 @@ from dataclasses import dataclass, field
 
 from control.config_reader import Reader, load_document
 from control.errors import ProblemList
-from wire_formats.layers import DSCP_INT, DSCP_TRIMMABLE, DSCP_TRIMMED, INT_ALL_SUPPORTED, REPORT_UDP_PORT
+from wire_formats.layers import (DSCP_INT, DSCP_TRIMMABLE, DSCP_TRIMMED, INT_ALL_SUPPORTED,
+                                  PDS_ACK, PDS_ACK_CC, PDS_ACK_CCX, PDS_CONTROL, PDS_NACK,
+                                  PDS_NACK_CCX, REPORT_UDP_PORT)
 from control.topology import MAX_PORT, Topology
 
 SPRAY_MODES = ("ecmp", "entropy", "round_robin")
@@ -81,10 +91,15 @@ CLASS_DEFAULTS = {"rocev2": "ecmp", "tcp": "ecmp"}
 # (partition id, or None for every partition; protocol class): the key of a class mode.
 ClassKey = tuple[int | None, str]
 PartitionId = int  # spelt so inside Policy, whose field ``int`` shadows the type
+QueueClass = int  # likewise: a standard_metadata.priority value
+Packets = int     # likewise: a queue depth or burst
 # A partition's default tag on fabric links is this plus its id (3585..3839): clear of
 # VLAN 1 and the low VIDs hosts use, and readable in a capture (0xE01 is partition 1).
 PARTITION_TAG_BASE = 0xE00
 QUEUE_COUNT = 8  # standard_metadata.priority is 3 bits; the launcher starts 8 queues
+# The PDS packet types [feedback] queue moves: everything a receiver sends back and the
+# sender's CONTROL packets (credit requests, closes), i.e. every non-data type.
+FEEDBACK_PDS_TYPES = (PDS_ACK, PDS_ACK_CC, PDS_ACK_CCX, PDS_NACK, PDS_CONTROL, PDS_NACK_CCX)
 
 
 @dataclass(frozen=True)
@@ -169,6 +184,10 @@ class Policy:
     trim_classes: tuple[TrimClass, ...] = ()
     credit: CreditPolicy = CreditPolicy()
     spray_classes: dict[ClassKey, str] = field(default_factory=dict)
+    feedback_queue: QueueClass | None = None   # [feedback] queue; None: the partition's
+    # [trim] meter_burst: packets the virtual queue of a shaped port holds (its meter's
+    # burst); None: the port's trim threshold.
+    trim_meter_burst: Packets | None = None
 
     def spray_mode(self, destination: str) -> str:
         return self.spray_by_destination.get(destination, self.spray_default)
@@ -200,16 +219,19 @@ def load_policy(path: str, topo: Topology) -> Policy:
     int_policy = _read_int(_sub(top, "int"), context)
     ecn = _read_thresholds(_sub(top, "ecn"), context)
     trim_reader = _sub(top, "trim")
-    trim = _read_thresholds(trim_reader, context, extra=("classes",))
+    trim = _read_thresholds(trim_reader, context, extra=("classes", "meter_burst"))
+    meter_burst = trim_reader.integer("meter_burst", 1, 2**32 - 1, required=False)
     classes = tuple(c for c in (_read_trim_class(Reader(t, f"trim.classes[{i}]", problems))
                                 for i, t in enumerate(trim_reader.table_list("classes", required=False)))
                     if c is not None)
     credit = _read_credit(_sub(top, "credit"))
+    feedback_queue = _read_feedback(_sub(top, "feedback"))
     _check_queues(partitions, classes, problems)
+    _check_feedback_queue(partitions, feedback_queue, problems)
     top.reject_unknown()
     problems.raise_if_any()
     return Policy(spray_default, by_dest, partitions, int_policy, ecn, trim, classes, credit,
-                  spray_classes)
+                  spray_classes, feedback_queue, meter_burst)
 
 
 @dataclass
@@ -370,6 +392,25 @@ def _check_queues(partitions: tuple[Partition, ...], trim_classes: tuple[TrimCla
                          f"{part.queue} is not below queue {trim_classes[lowest].queue} of "
                          f"trim.classes[{lowest}]: trimmed headers would wait behind this "
                          "partition's data")
+
+
+def _read_feedback(r: Reader) -> int | None:
+    queue = r.integer("queue", 0, QUEUE_COUNT - 1, required=False)
+    r.reject_unknown()
+    return queue
+
+
+def _check_feedback_queue(partitions: tuple[Partition, ...], queue: int | None,
+                          problems: ProblemList) -> None:
+    """Feedback below a partition's queue would wait behind that partition's data,
+    which is what the feedback queue is for avoiding."""
+    if queue is None:
+        return
+    for i, part in enumerate(partitions):
+        if part.queue is not None and part.queue > queue:
+            problems.add("feedback.queue", f"{queue} is below queue {part.queue} of "
+                         f"partitions[{i}]: that partition's feedback would wait behind "
+                         "its data")
 
 
 def _read_int(r: Reader, ctx: _Context) -> IntPolicy:

@@ -16,7 +16,7 @@ from control.controller.int_report_spread import collector_exits, spread_items
 from control.link_frames import data_packets_per_second
 from control.controller.state import STAGE_BASE, STAGE_GROUP, STAGE_ROUTE, STAGE_TABLE, Item, item
 from control.p4rt.entities import P4Names
-from control.policy import Policy, WatchEntry
+from control.policy import FEEDBACK_PDS_TYPES, Policy, WatchEntry
 from control.routing import Route, link_between
 from control.controller.int_domains import border_ports, domain_items, switch_borders
 from control.controller.partition_borders import border_port_numbers, switch_border_items
@@ -109,6 +109,7 @@ def switch_items(names: P4Names, plan: FabricPlan, switch: str, routes: list[Rou
         items += switch_border_items(names, plan.topo, plan.policy, switch)
     items += _threshold_items(names, plan, switch)
     items += _credit_items(names, plan, switch)
+    items += feedback_items(names, plan.policy)
     if plan.policy.int.enabled and plan.topo.collector is not None:
         items += _int_items(names, plan, switch, mine)
     return items
@@ -262,8 +263,9 @@ def _threshold_items(names: P4Names, plan: FabricPlan, switch: str) -> list[Item
                 "FabricIngress.trimming.set_trim_threshold", {"depth": trim})))
             link = link_between(plan.topo, switch, port)
             if link is not None and link.rate_pps:
+                burst = trim if pol.trim_meter_burst is None else pol.trim_meter_burst
                 items.append(item(STAGE_BASE, modify_only=True,
-                                  meter_entry=trim_meter(names, port, link.rate_pps, trim)))
+                                  meter_entry=trim_meter(names, port, link.rate_pps, burst)))
     for cls in pol.trim_classes:
         items.append(item(STAGE_TABLE, table_entry=names.table_entry(
             "FabricIngress.trimming.trim_classes", {"dscp": cls.dscp}, "FabricIngress.trimming.trim_to",
@@ -279,6 +281,16 @@ def trim_meter(names: P4Names, port: int, rate_pps: float, threshold: int) -> p4
     rate counts full-size frames; the meter counts data packets (control.link_frames)."""
     rate = max(1, round(data_packets_per_second(rate_pps)))
     return names.meter_config(TRIM_METER, port, rate, threshold, rate, threshold)
+
+
+def feedback_items(names: P4Names, pol: Policy) -> list[Item]:
+    """The policy's [feedback] queue for every non-data PDS type (feedback.p4)."""
+    if pol.feedback_queue is None:
+        return []
+    return [item(STAGE_TABLE, table_entry=names.table_entry(
+        "FabricIngress.feedback.feedback_queues", {"pds_type": pds_type},
+        "FabricIngress.feedback.set_feedback_queue", {"queue": pol.feedback_queue}))
+        for pds_type in FEEDBACK_PDS_TYPES]
 
 
 def _credit_items(names: P4Names, plan: FabricPlan, switch: str) -> list[Item]:
