@@ -5,6 +5,15 @@ Credits pace a sender from the receiver's side; this window is the sender's half
 "reduce the rate on congestion", and the only brake when it runs without credit. A
 NACK for a trimmed packet or an ACK echoing CE cuts the window at most once per RTT,
 so one congested burst costs one cut, not one per packet.
+
+With credit a trim still cuts the window (``recover``): the receiver frees the credit
+of a trimmed packet as it arrives, and the trimmed header and its NACK travel in the
+switches' priority queue, so an unbraked sender resent into the same full queue once
+per short header round trip. On a port shaped in packets/s a header takes a whole
+data packet's slot, and headers and NACKs at the port's rate left its data queue no
+slot at all: every data packet was trimmed (a livelock seen with every leaf uplink
+drained in the switch). A cut made that way is undone by slow start once packets are
+delivered again, so the receiver's window, not this one, sets the pace afterwards.
 """
 from __future__ import annotations
 
@@ -51,15 +60,17 @@ class CongestionWindow:
         self.cwnd = min(self.cwnd, self.max_bytes)
 
     def on_congestion(self, now: float, rtt: float, factor: float,
-                      in_flight_bytes: int | None = None) -> bool:
+                      in_flight_bytes: int | None = None, recover: bool = False) -> bool:
         """Cuts the window by ``factor`` unless it was cut less than ``rtt`` ago;
         True if it was cut. The cut applies to what was in flight when that is less
-        than the window (a window the sender never filled says nothing of the path)."""
+        than the window (a window the sender never filled says nothing of the path).
+        ``recover``: slow start takes the window back to what it cut (another brake,
+        the receiver's credit, holds the pace), instead of one packet per RTT."""
         if now < self._hold_until:
             return False
         base = self.cwnd if in_flight_bytes is None else min(self.cwnd, in_flight_bytes)
         self.cwnd = max(base * factor, self.min_bytes)
-        self.ssthresh = self.cwnd
+        self.ssthresh = max(base, self.cwnd) if recover else self.cwnd
         self._hold_until = now + rtt
         self.decreases += 1
         return True

@@ -3,10 +3,12 @@
 tolerates spraying's reordering (``reordering``), a retransmission timeout for the
 rest, and two brakes: receiver-driven credit (beyond a small initial window it sends
 only what the receiver granted, in ACK_CCs or CREDIT packets) and its own congestion
-window (``congestion``): without credit it is cut on trims and ECN echoes and paced
-over the RTT; with credit the receiver, which sees the trims and the marks, cuts what
-it grants instead. A NACKed packet waits for credit like any other (pull-paced), and one
-trimmed again waits longer each time.
+window (``congestion``), paced over the RTT: without credit it is cut on trims and ECN
+echoes; with credit the receiver, which sees the trims and the marks, cuts what it
+grants, and a trim still cuts the window once per RTT (slow start then takes it back),
+so a sender whose packets are being trimmed slows down instead of resending at the
+pace the trimmed headers and NACKs come back. A NACKed packet waits for credit like
+any other (pull-paced), and one trimmed again waits longer each time.
 
 Run inside a host namespace (root):
 ``python -m endpoints.sender --src IP --dst IP --bytes N [--ev-mode spray|pin]
@@ -199,7 +201,7 @@ class Sender:
         held = self._window.next_resend_due()
         if held is not None and held > now:
             wake = min(wake, held)
-        if not self._use_credit and self._paced_until > now:
+        if self._paced_until > now:
             wake = min(wake, self._paced_until)
         if self._gate is not None:
             wake = min(wake, now + GATE_POLL)
@@ -236,14 +238,12 @@ class Sender:
         return nxt is not None and len(self._segment(nxt.index)) > self._credit.available
 
     def _may_send(self, payload: bytes, now: float) -> bool:
-        """Credit (or without it, pacing) and the congestion window allow
+        """The congestion window, its pacing and (with credit) the credit allow
         ``payload``."""
         in_flight = self._window.in_flight_packets * self.config.mss
-        if not self._cwnd.allows(in_flight, len(payload)):
+        if not self._cwnd.allows(in_flight, len(payload)) or now < self._paced_until:
             return False
-        if not self._use_credit:
-            return now >= self._paced_until
-        return len(payload) <= self._credit.available
+        return not self._use_credit or len(payload) <= self._credit.available
 
     def _send_allowed(self, now: float) -> None:
         window = self._window
@@ -255,9 +255,8 @@ class Sender:
                 return
             if self._use_credit:
                 self._credit.try_consume(len(payload))
-            else:
-                gap = self._cwnd.pace_gap(len(payload), self._congestion_rtt())
-                self._paced_until = max(self._paced_until, now) + gap
+            gap = self._cwnd.pace_gap(len(payload), self._congestion_rtt())
+            self._paced_until = max(self._paced_until, now) + gap
             window.on_sent(nxt, now)
             self._send_data(nxt, payload, ackreq=self._wants_ack_now(now))
 
@@ -344,11 +343,13 @@ class Sender:
             rtt = self._congestion_rtt()
             in_flight = (self._window.in_flight_packets + 1) * self.config.mss
             queued = self._window.on_nack(index_of(self._initial_psn, pds.nack_psn), now, rtt)
-            if queued and not self._use_credit:
-                # With credit the receiver, which saw the trimmed header arrive, already
-                # halved what it grants: a second cut here left the sender window-bound
-                # (a few packets per RTT) long after the queue had drained.
-                self._cwnd.on_congestion(now, rtt, TRIM_DECREASE, in_flight)
+            if queued:
+                # With credit too (congestion.py says why); there the receiver, which
+                # saw the trimmed header arrive, also halved what it grants, so slow
+                # start undoes this cut once packets arrive whole again (a cut kept
+                # left the sender window-bound long after the queue had drained).
+                self._cwnd.on_congestion(now, rtt, TRIM_DECREASE, in_flight,
+                                         recover=self._use_credit)
         elif is_credit(packet):
             self.counts["credits_marked"] += pds.marked   # a switch reduced this one
             self._on_credit(pds.credit, now)
