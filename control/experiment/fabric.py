@@ -38,13 +38,21 @@ collector = "collector"
 proto = 17
 dst_port = 4793
 """
+# Depths for queues in the switch (--switch-uplinks, the incast's last hop): there a
+# trimmed header or an ACK takes a data packet's slot, so trimming is the last resort,
+# above one receiver's credit window (27 packets), and ECN slows the senders first.
+# The meter of a tc-shaped port (a virtual queue; no ECN there) keeps 16.
 ECN = """
 [ecn]
-threshold = 8
+threshold = 16
+
+[feedback]
+queue = 7
 """
 TRIM = """
 [trim]
-threshold = 16
+threshold = 32
+meter_burst = 16
 
 [[trim.classes]]
 dscp = 0x0A

@@ -53,7 +53,7 @@ def test_every_written_policy_validates(topology, tmp_path):
         assert policy.spray_default == policy_mode(setting.mode)
         assert policy.int.enabled and policy.int.collector == "collector"
         if setting.partitions is None:
-            assert not policy.partitions and policy.ecn.default == 8
+            assert not policy.partitions and policy.ecn.default == 16
             assert (policy.trim.default is not None) == setting.trim
             continue
         queues = {p.name: p.queue for p in policy.partitions}
