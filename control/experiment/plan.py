@@ -4,7 +4,8 @@ mode, trimming, partitions) and the steps that combine them, with link rates and
 A step is one workload on one fabric setting with credit on or off. Steps that share a
 setting run on one launched fabric, so a plan costs one launch per setting.
 
-`make run` uses four_leaves (4 leaves x 2 spines, 8 hosts, 60 packets/s links), the
+`make run` uses four_leaves (4 leaves x 2 spines, 8 hosts, links of 60 full-size
+frames/s, about 67 data packets/s), the
 largest fabric that fits the five-minute budget here. Measured on this 2-core machine
 (2026-12-02, shared with other jobs): the default plan, 17 steps on 7 launches, took
 242 s (load average 1.5 rising to 3.7 with the run's own six switches and up to 24
@@ -19,9 +20,12 @@ in 247 s while other jobs drove the load average to 12.7 (its former 12-step pla
 about 130 s idle). The two slow-uplink steps (19 steps on 9 launches) add about 110 s
 (2026-12-02, shared). With every leaf uplink draining in the switches' own queues
 (``--switch-uplinks 50``, Plan.uplink_pps) the first 17 steps took 393 s at load average
-3-8: the trims the in-switch queues bring lengthen the permutations 2-4x, so the
-default leaves the main rows' queues to tc. Six Python switches on two cores keep the links the bottleneck only
-at 60 packets/s (bench/congestion.py: at 200 packets/s links the whole fabric
+3-8 (before the feedback queue class and the ECN 16 / trim 32 thresholds, trims
+lengthened the permutations 2-4x; after them the sprayed permutation's p50 is 4.3-4.5 s
+with 0-1 trims against tc's 2.05 s, 2.1x, the switch draining 50 packets/s against tc's
+67, control packets and INT reports each taking a data slot there), so the default
+leaves the main rows' queues to tc. Six Python switches on two cores keep the links the bottleneck only
+at 60 full-size frames/s (bench/congestion.py: at 200 packets/s links the whole fabric
 delivered about 560 packets/s).
 """
 from __future__ import annotations
