@@ -9,20 +9,16 @@ On a step clock (tests/switch/arch/sa_helpers.py), as test_fabric_trim_signal.py
 that what is queued when is the test's doing, not the machine's speed."""
 from __future__ import annotations
 
-import json
-
 import pytest
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
-from wire_formats.layers import (DSCP_TRIMMABLE, DSCP_TRIMMED, PDS_ACK_CC, PDS_NACK,
-                                 UDP_PORT_UEC, UecAckCC, UecNack)
-from p4sim.switch.runtime_api import ExactParam, LpmParam
+from wire_formats.layers import PDS_ACK_CC, PDS_NACK, UDP_PORT_UEC, UecAckCC, UecNack
+from p4sim.switch.runtime_api import ExactParam
 from p4sim.switch.switch import Switch
-from tests.fabric.test_fabric_trim_signal import (FABRIC_JSON, HOST_MAC, QUEUE_RATE, ROUTER_MAC,
-                                                  THRESHOLD, TRIM_LENGTH, Outputs, data,
-                                                  psn_and_trimmed)
-from tests.switch.arch.sa_helpers import StepClock, use_clock, wait_ingressed
+from tests.fabric.test_fabric_trim_signal import (QUEUE_RATE, THRESHOLD, Outputs, data,
+                                                  psn_and_trimmed, trimming_switch)
+from tests.switch.arch.sa_helpers import StepClock, wait_ingressed
 
 FEEDBACK_QUEUE = 7
 
@@ -53,22 +49,8 @@ def kind(frame: bytes) -> tuple[str, int]:
 
 
 def make_switch(clock: StepClock, feedback: bool) -> Switch:
-    if not FABRIC_JSON.exists():
-        pytest.fail(f"{FABRIC_JSON} is missing: run `make build` first")
-    sw = Switch(priority_queues=8)
-    use_clock(sw, clock)
-    sw.load_program(json.loads(FABRIC_JSON.read_text()))
+    sw = trimming_switch(clock)
     rt = sw.runtime
-    member = rt.action_profiles["FabricIngress.routing.multipath_selector"].add_member(
-        "FabricIngress.routing.forward", [2, ROUTER_MAC, HOST_MAC, 2])
-    rt.tables["FabricIngress.routing.next_hops"].add_indirect_entry([ExactParam(1)], member=member)
-    rt.tables["FabricIngress.routing.routes"].add_entry(
-        [ExactParam(0), LpmParam(0x0A000200, 24)], "FabricIngress.routing.set_group", [1])
-    rt.tables["FabricIngress.trimming.trim_thresholds"].add_entry(
-        [ExactParam(2)], "FabricIngress.trimming.set_trim_threshold", [THRESHOLD])
-    rt.tables["FabricIngress.trimming.trim_classes"].add_entry(
-        [ExactParam(DSCP_TRIMMABLE)], "FabricIngress.trimming.trim_to",
-        [TRIM_LENGTH, DSCP_TRIMMED, 7])
     if feedback:
         for pds_type in (PDS_ACK_CC, PDS_NACK):
             rt.tables["FabricIngress.feedback.feedback_queues"].add_entry(

@@ -83,8 +83,9 @@ def clock() -> StepClock:
     return StepClock()
 
 
-@pytest.fixture
-def switch(clock):
+def trimming_switch(clock: StepClock) -> Switch:
+    """The fabric on a step-clocked switch: 10.0.2.0/24 out of port 2, which trims
+    DSCP_TRIMMABLE packets from THRESHOLD queued (queue rates are the caller's)."""
     if not FABRIC_JSON.exists():
         pytest.fail(f"{FABRIC_JSON} is missing: run `make build` first")
     sw = Switch(priority_queues=8)
@@ -100,6 +101,12 @@ def switch(clock):
         [ExactParam(2)], "FabricIngress.trimming.set_trim_threshold", [THRESHOLD])
     rt.tables["FabricIngress.trimming.trim_classes"].add_entry(
         [ExactParam(DSCP_TRIMMABLE)], "FabricIngress.trimming.trim_to", [TRIM_LENGTH, DSCP_TRIMMED, 7])
+    return sw
+
+
+@pytest.fixture
+def switch(clock):
+    sw = trimming_switch(clock)
     sw.set_queue_rate(QUEUE_RATE, port=2)
     with sw:
         yield sw

@@ -57,15 +57,9 @@ class CallTyper(ExprTyper):
             self._check_arguments(decl.params, e, binding.scope)
             return VoidT()
         if isinstance(decl, tuple):
-            overloads = [d for d in decl if isinstance(d, _CALLABLES)]
-            fitting = [d for d in overloads if fits(d.params, e.args)]
-            if not fitting:
-                counts = sorted({len(d.params) for d in overloads})
-                raise CompileError(e.span, f"wrong number of arguments: '{name}' expects "
-                                   f"{' or '.join(map(str, counts))}, got {len(e.args)}")
-            if len(fitting) > 1:
+            chosen = _overload([d for d in decl if isinstance(d, _CALLABLES)], e, name)
+            if chosen is None:
                 return None
-            chosen = fitting[0]
             if isinstance(chosen, ast.ActionDecl):
                 self._check_arguments(chosen.params, e, binding.scope)
                 return VoidT()
@@ -147,14 +141,9 @@ class CallTyper(ExprTyper):
         methods = [m for m in decl.methods if m.name == name and m.return_type is not None]
         if not methods:
             raise CompileError(e.span, f"extern '{decl.name}' has no method '{name}'")
-        fitting = [m for m in methods if fits(m.params, e.args)]
-        if not fitting:
-            counts = sorted({len(m.params) for m in methods})
-            raise CompileError(e.span, f"wrong number of arguments: '{decl.name}.{name}' "
-                               f"expects {' or '.join(map(str, counts))}, got {len(e.args)}")
-        if len(fitting) > 1:
+        method = _overload(methods, e, f"{decl.name}.{name}")
+        if method is None:
             return None
-        method = fitting[0]
         binding = self.scope.root().lookup(decl.name)
         outer = binding.scope if isinstance(binding, DeclBinding) else self.scope.root()
         inner = outer.child()
@@ -272,3 +261,15 @@ def _no_arguments(e: ast.MethodCall, name: str) -> None:
     if e.args:
         raise CompileError(e.span, f"wrong number of arguments: {name}() expects 0, "
                            f"got {len(e.args)}")
+
+
+def _overload(candidates: list[Any], e: ast.MethodCall, label: str) -> Any:
+    """The one declaration among ``candidates`` whose parameters fit the call's
+    arguments; None when several fit (the checker then does not guess); refused when
+    none does, naming the argument counts there are."""
+    fitting = [d for d in candidates if fits(d.params, e.args)]
+    if not fitting:
+        counts = sorted({len(d.params) for d in candidates})
+        raise CompileError(e.span, f"wrong number of arguments: '{label}' expects "
+                           f"{' or '.join(map(str, counts))}, got {len(e.args)}")
+    return fitting[0] if len(fitting) == 1 else None
