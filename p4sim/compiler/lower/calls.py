@@ -8,6 +8,7 @@ from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import jsonexpr as J
 from p4sim.compiler.lower import v1model
+from p4sim.compiler.lower.action_declarations import declare_called_action
 from p4sim.compiler.lower.arguments import bind_arguments, pick_overload
 from p4sim.compiler.lower.context import ControlInstance, ExternObj, PacketRef, TableObj
 from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly
@@ -249,7 +250,6 @@ def _is_type_var(t: ast.Type, scope: Scope) -> bool:
 
 def inline_action(decl: ast.ActionDecl, decl_scope: Scope, args: tuple[ast.Argument, ...],
                   body: StatementLowerer, span: SourceSpan) -> None:
-    from p4sim.compiler.lower.tables import declare_called_action
     bound = bind_arguments(decl.params, args, f"action '{decl.name}'", span)
     scope = decl_scope.child()
     copy_out: list[tuple[Any, Val]] = []

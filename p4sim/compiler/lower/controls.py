@@ -26,7 +26,8 @@ from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.instances import instantiate
 from p4sim.compiler.lower.naming import qualified
 from p4sim.compiler.lower.statements import StatementLowerer
-from p4sim.compiler.lower.tables import TableLowering, action_name, lower_action
+from p4sim.compiler.lower.action_declarations import action_name
+from p4sim.compiler.lower.tables import TableLowering, lower_action
 from p4sim.compiler.lower.text import expr_text, source_info
 from p4sim.compiler.semantic.scope import (
     ConstBinding, DeclBinding, Scope, declare_constant)
