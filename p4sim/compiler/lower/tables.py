@@ -303,17 +303,20 @@ class TableLowering:
         if prop.value is None:
             raise CompileError(prop.span, f"table property '{prop.name}' needs a value")
         if isinstance(prop.value, ast.ConstructorCall):
-            # An @name on the property names the anonymous instance. For an
-            # implementation p4c takes the property's own control-plane name, as
-            # written (``@name("ap") implementation = action_profile(...)`` is "ap");
-            # direct counters and meters stay under the control's prefix.
-            named = string_arg(annotation(prop.annotations, "name"))
+            # An instance constructed in a table property is named by the property's
+            # @name, as written, with no control prefix (p4c takes the property's own
+            # control-plane name for P4Info and JSON alike: ``@name("ap")
+            # implementation = action_profile(...)`` is "ap"; up4's committed P4Info
+            # has its in-place direct counter ``acls`` so). Without one P4Runtime has
+            # no name for it, and p4c refuses the program.
+            if string_arg(annotation(prop.annotations, "name")) is None:
+                raise CompileError(prop.span, f"Table '{self.table.name}' has an anonymous "
+                                   f"table property '{prop.name}' with no name annotation, "
+                                   "which is not supported by P4Runtime")
             decl = ast.Instantiation(f"{self.decl.name}_{prop.name}", prop.value.type,
                                      prop.value.args, annotations=prop.annotations,
                                      span=prop.value.span)
-            verbatim = named is not None and prop.name == "implementation"
-            prefix = "" if verbatim else self.scope.prefix
-            obj = instantiate(self.lw, decl, self.scope, prefix)
+            obj = instantiate(self.lw, decl, self.scope, "")
         else:
             obj = self.ex.lower(prop.value).ref
         if not isinstance(obj, ExternObj):

@@ -1,11 +1,16 @@
-"""An anonymous extern in a table property takes the property's @name, as p4c names it
-(ngsdn-style ``@name("t_counter") counters = direct_counter(...)``; corpus 304): the
-P4Info and JSON object is ``<control>.t_counter``, the name controllers and STF use."""
+"""An anonymous extern in a table property takes the property's @name as written, as p4c
+names it (ngsdn-style ``@name("t_counter") counters = direct_counter(...)``; corpus 304):
+the P4Info and JSON object is ``t_counter``, with no control prefix (p4c's P4Runtime
+generator takes the property's control-plane name; up4's committed P4Info names its
+in-place direct counter ``acls`` so). Without an @name p4c refuses the program."""
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from p4sim.compiler.driver import compile_program
+from p4sim.compiler.errors import CompileError
 from p4sim.compiler.p4info import build_p4info
 
 PROGRAM = """
@@ -26,12 +31,12 @@ control I(inout headers_t h, inout meta_t m, inout standard_metadata_t s) {
         @name("named_counter")
         counters = direct_counter(CounterType.packets_and_bytes);
     }
-    table unnamed {
+    table other {
         key = { h.h.a : exact; }
         actions = { fwd; }
-        counters = direct_counter(CounterType.packets);
+        @name(".I.other_counter") counters = direct_counter(CounterType.packets);
     }
-    apply { named.apply(); unnamed.apply(); }
+    apply { named.apply(); other.apply(); }
 }
 control E(inout headers_t h, inout meta_t m, inout standard_metadata_t s) { apply { } }
 control C(inout headers_t h, inout meta_t m) { apply { } }
@@ -47,8 +52,18 @@ def test_name_annotation_on_a_counters_property_names_the_counter(tmp_path: Path
     info = build_p4info(program.control_plane)
     names = {c.preamble.name: c.direct_table_id for c in info.direct_counters}
     tables = {t.preamble.name: t.preamble.id for t in info.tables}
-    assert names.get("I.named_counter") == tables["I.named"]
-    # without @name the instance keeps the name derived from the table and property
-    assert "I.unnamed_counters" in names
+    assert names.get("named_counter") == tables["I.named"]
+    # a leading dot is dropped, as for any @name
+    assert names.get("I.other_counter") == tables["I.other"]
     json_names = {c["name"] for c in program.bmv2_json["counter_arrays"]}
-    assert "I.named_counter" in json_names
+    assert {"named_counter", "I.other_counter"} <= json_names
+
+
+def test_an_in_place_instance_without_a_name_is_refused(tmp_path: Path) -> None:
+    source = tmp_path / "anonymous.p4"
+    source.write_text(PROGRAM.replace('@name(".I.other_counter") counters', "counters"))
+    with pytest.raises(CompileError) as error:
+        compile_program(str(source))
+    assert ("Table 'I.other' has an anonymous table property 'counters' with no name "
+            "annotation, which is not supported by P4Runtime") in str(error.value)
+    assert error.value.span.line == PROGRAM.count("\n", 0, PROGRAM.index('@name(".I.other')) + 1

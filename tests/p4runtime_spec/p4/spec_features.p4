@@ -181,12 +181,13 @@ control SpecIngress(inout headers_t hdr, inout metadata_t meta,
     table t_profile {
         key = { hdr.ethernet.src_addr: exact; }
         actions = { rewrite_src; NoAction; }
-        implementation = action_profile(32w16);
+        @name("t_profile_implementation") implementation = action_profile(32w16);
         size = 16;
     }
     table t_selector {
         key = { hdr.ipv4.dst_addr: exact; hdr.ipv4.src_addr: selector; }
         actions = { set_port; NoAction; }
+        @name("t_selector_implementation")
         implementation = action_selector(HashAlgorithm.crc16, 32w32, 32w16);
         size = 16;
     }
