@@ -116,6 +116,9 @@ class StructMemberInfo:
     serializable_enum: bool = False
     # a struct member of a digest struct: its struct's name is type_name
     struct_members: tuple["StructMemberInfo", ...] | None = None
+    # a packet metadata field's own annotations and @id
+    annotations: tuple[Annot, ...] = ()
+    fixed_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -160,9 +163,19 @@ class ValueSetInfo(Named):
     size: int
 
 
+@dataclass(frozen=True)
+class PackageInfo(Named):
+    """P4Info's pkg_info from the main instantiation: @pkginfo's keys (name, version,
+    organization, contact, url; arch only when the program overrides it), the other
+    annotations and @brief/@description."""
+
+    fields: tuple[tuple[str, str], ...] = ()
+
+
 @dataclass
 class ControlPlaneModel:
     arch: str = "v1model"
+    package: PackageInfo | None = None
     tables: list[TableInfo] = field(default_factory=list)
     actions: list[ActionInfo] = field(default_factory=list)
     action_profiles: list[ActionProfileInfo] = field(default_factory=list)

@@ -53,11 +53,13 @@ def check_program(program: ast.Program) -> list[CompileWarning]:
     """The checks and warnings that need the program as written, before the mid end
     rewrites it: raises CompileError for the first problem, returns the warnings."""
     from p4sim.compiler.semantic.declaration_order import check_declaration_order
+    from p4sim.compiler.semantic.deprecated import deprecated_warnings
     from p4sim.compiler.semantic.structure import check_structure
     from p4sim.compiler.semantic.unused import unused_warnings
     check_structure(program)  # duplicates and misplaced statements, used or not
     check_declaration_order(program)  # as p4c resolves names: before any other check
-    return unused_warnings(program)  # p4c's front end gives these first
+    # p4c's type checker warns of deprecated uses before its front end's unused pass
+    return deprecated_warnings(program) + unused_warnings(program)
 
 
 def parse_source(path: str, include_dirs: Sequence[str] = (),

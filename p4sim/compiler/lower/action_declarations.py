@@ -57,17 +57,18 @@ class _DeclaredAction:
     from_table: bool
 
 
-def declare_called_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
-                          expr: ExprLowerer) -> None:
+def declare_called_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope) -> None:
     """The control-plane side of a direct call of an action. A call from an apply block
     binds every parameter, directional or not, so none is action data and p4c lists
     the action with no parameters (recorded: corpus 025's top-level ``set_port(sm,
     port)``, and the JSON copy p4c makes of ``IngressImpl.add_to`` for its direct call,
     which keeps no runtime data; a table using the action still lists the parameters
-    its entries supply, see declare_action). A call from another action lists all the
-    parameters, as before: no recording shows what p4c does there (its front end
-    inlines such calls)."""
+    its entries supply, see declare_action). A call from another action lists nothing:
+    p4c's front end inlines it and then removes the callee as unused, unless a table or
+    an apply block names it too (ONOS int.p4's committed P4Info has no
+    ``int_source``, which only ``int_source_dscp`` calls)."""
+    if lw.action_depth:
+        return
     name = action_name(decl, decl_scope)
     lw.remember_order("action", name, decl)
-    params = action_param_infos(decl.params, expr, lw.cp) if lw.action_depth else []
-    declare_action(lw, name, decl, params, from_table=False)
+    declare_action(lw, name, decl, [], from_table=False)

@@ -255,7 +255,7 @@ def inline_action(decl: ast.ActionDecl, decl_scope: Scope, args: tuple[ast.Argum
     copy_out: list[tuple[Any, Val]] = []
     bind_parameters(decl.params, bound, body, scope, f"action '{decl.name}'", copy_out)
     inner = body.with_scope(scope)
-    declare_called_action(body.lw, decl, decl_scope, inner.expr)
+    declare_called_action(body.lw, decl, decl_scope)
     body.lw.action_depth += 1
     try:
         inner.callable_body(decl.body.statements)

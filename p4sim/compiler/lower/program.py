@@ -1,10 +1,11 @@
 """Whole-program lowering for the v1model architecture (V1Switch package)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from p4sim.compiler import ast
-from p4sim.compiler.control_plane import ControllerHeaderInfo
+from p4sim.compiler.control_plane import ControllerHeaderInfo, StructMemberInfo
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower.arguments import bind_arguments
@@ -14,8 +15,9 @@ from p4sim.compiler.lower.controls import ControlGraph
 from p4sim.compiler.lower.deparser import lower_deparser
 from p4sim.compiler.lower.expressions import ExprLowerer, ReadOnly
 from p4sim.compiler.lower.instances import instantiate
-from p4sim.compiler.lower.naming import annotation, cp_extras, string_arg
+from p4sim.compiler.lower.naming import annotation, cp_extras, qualified, string_arg
 from p4sim.compiler.lower.p4rt_types import struct_member
+from p4sim.compiler.lower.package_info import package_info
 from p4sim.compiler.lower.parsers import lower_parser
 from p4sim.compiler.lower.storage import HeaderRef, StructRef
 from p4sim.compiler.lower.text import source_info
@@ -46,6 +48,8 @@ def lower_program(program: ast.Program, program_file: str) -> Lowering:
     _global_instances(lw, program)
     _field_lists(lw, meta_t)
     _controller_headers(lw, info)
+    if info.main is not None:
+        lw.cp.package = package_info(lw, info.main)
     _lower_blocks(lw, blocks)
     lw.program.errors = [(name, i) for i, name in enumerate(info.errors)]
     lw.program.enums = [(e.name, list(zip(e.members, e.values))) for e in info.enums
@@ -241,8 +245,17 @@ def _controller_headers(lw: Lowering, info: GlobalInfo) -> None:
         if name is None:
             continue
         lw.cp.controller_headers.append(ControllerHeaderInfo(
-            name, tuple(struct_member(lw.cp, f.name, f.type) for f in t.fields),
+            name, tuple(_metadata_field(lw, f) for f in t.fields),
             t.name, **cp_extras(t.annotations)))
+
+
+def _metadata_field(lw: Lowering, f: FieldT) -> StructMemberInfo:
+    """A controller header's field as P4Info lists it: by its control-plane name, with
+    its @id and its other annotations, as p4c copies them."""
+    extras = cp_extras(f.annotations)
+    name = qualified("", f.name, f.annotations)
+    return replace(struct_member(lw.cp, name, f.type), annotations=extras["annotations"],
+                   fixed_id=extras["fixed_id"])
 
 
 def _bindings(lw: Lowering, decl, role: str) -> dict[str, Any]:

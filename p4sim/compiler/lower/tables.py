@@ -17,6 +17,7 @@ from p4sim.compiler.lower.calls import bind_parameters, call_expression
 from p4sim.compiler.lower.context import ExternObj, Lowering, TableObj
 from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.instances import instantiate
+from p4sim.compiler.lower.key_names import key_name as control_plane_key_name
 from p4sim.compiler.lower.p4rt_types import p4rt_view
 from p4sim.compiler.lower.naming import (
     annotation, cp_annotations, cp_extras, int_arg, string_arg)
@@ -157,7 +158,8 @@ class TableLowering:
             width = bit_width(val.type)
             cp_width, type_name = p4rt_view(self.lw.cp, val.type)
             name_ann = annotation(k.annotations, "name")
-            key_name = string_arg(name_ann) or expr_text(k.expr)
+            key_name = string_arg(name_ann) or control_plane_key_name(
+                k.expr, lambda e: self.ex.lower(e).type)
             target = self._key_target(k, val)
             if target is None:
                 temp = self.lw.layout.scalar("key", val.type)

@@ -73,7 +73,7 @@ class _Builder:
         self.info = Message("P4Info")
 
     def build(self) -> Message:
-        self.info.pkg_info.arch = self.model.arch
+        self._package()
         for table in self.model.tables:
             self._table(table)
         emitted_actions: set[str] = set()
@@ -279,6 +279,20 @@ class _Builder:
         message.type_spec.bitstring.bit.bitwidth = register.bitwidth
         message.size = register.size
 
+    def _package(self) -> None:
+        message = self.info.pkg_info
+        package = self.model.package
+        fields = dict(package.fields) if package is not None else {}
+        for key in ("name", "version"):
+            if key in fields:
+                setattr(message, key, fields[key])
+        if package is not None:
+            fill_annotations(message, package)
+        message.arch = fields.get("arch", self.model.arch)
+        for key in ("organization", "contact", "url"):
+            if key in fields:
+                setattr(message, key, fields[key])
+
     # -- packet I/O, value sets, digests -----------------------------------------
 
     def _controller_header(self, header: ControllerHeaderInfo) -> None:
@@ -288,12 +302,13 @@ class _Builder:
         # P4Runtime names these by the @controller_header string, alias included.
         self._preamble(message.preamble, IdPrefix.CONTROLLER_HEADER, header,
                        alias=plain_name(header.name))
-        ids = allocate_field_ids([None] * len(header.metadata),
+        ids = allocate_field_ids([m.fixed_id for m in header.metadata],
                                  f"controller header '{header.name}'")
         for member_id, member in zip(ids, header.metadata):
             out = message.metadata.add()
             out.id = member_id
             out.name = member.name
+            out.annotations.extend(annotation_strings(member.annotations))
             out.bitwidth = member.bitwidth
             if member.type_name and not member.serializable_enum:
                 out.type_name.name = member.type_name

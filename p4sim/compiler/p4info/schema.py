@@ -99,7 +99,8 @@ MESSAGES: Mapping[str, tuple[Field, ...]] = MappingProxyType({
         _message("type_info", 200, "P4TypeInfo")),
     "PkgInfo": _fields(Field("name", 1, "string"), Field("version", 2, "string"),
                        _message("doc", 3, "Documentation"), _strings("annotations", 4),
-                       Field("arch", 5, "string")),
+                       Field("arch", 5, "string"), Field("organization", 6, "string"),
+                       Field("contact", 7, "string"), Field("url", 8, "string")),
     "Documentation": _fields(Field("brief", 1, "string"), Field("description", 2, "string")),
     "Preamble": _fields(*_PREAMBLE_FIELDS),
     "Table": _fields(

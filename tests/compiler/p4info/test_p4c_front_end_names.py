@@ -1,0 +1,128 @@
+"""P4Info details p4c's front end and P4Runtime generator decide, found by compiling public
+programs against their committed p4c output (issue 10): how a key without @name is
+named, what a controller header's fields carry, pkg_info from @pkginfo, and the
+deprecated-feature warning. Each program here is our own, a few lines per rule."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from p4sim.compiler.driver import compile_program
+from p4sim.compiler.errors import CompileError
+from p4sim.compiler.p4info import build_p4info
+
+FRAME = """
+#include <core.p4>
+#include <v1model.p4>
+{types}
+parser P(packet_in p, out H h, inout M m, inout standard_metadata_t s) {{
+    state start {{ p.extract(h.e); transition accept; }}
+}}
+control V(inout H h, inout M m) {{ apply {{ }} }}
+control I(inout H h, inout M m, inout standard_metadata_t s) {{
+    {ingress}
+}}
+control E(inout H h, inout M m, inout standard_metadata_t s) {{ apply {{ }} }}
+control C(inout H h, inout M m) {{ apply {{ }} }}
+control D(packet_out p, in H h) {{ apply {{ p.emit(h.e); }} }}
+{main}
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"""
+
+TYPES = """
+header e_t { bit<8> a; bit<8> b; }
+struct inner_t { bit<8> f; }
+struct H { e_t e; }
+struct M { @name("renamed") inner_t orig; @name(".global_flag") bit<8> g; bit<8> x; }
+"""
+
+
+def compiled(tmp_path: Path, ingress: str, types: str = TYPES, main: str = ""):
+    source = tmp_path / "program.p4"
+    source.write_text(FRAME.format(types=types, ingress=ingress, main=main))
+    return compile_program(str(source))
+
+
+def key_names(tmp_path: Path, keys: str) -> list[str]:
+    result = compiled(tmp_path, f"table t {{ key = {{ {keys} }} actions = {{ NoAction; }} }}"
+                      " apply { t.apply(); }")
+    (table,) = build_p4info(result.control_plane).tables
+    json_keys = [k["name"] for p in result.bmv2_json["pipelines"] for t in p["tables"]
+                 if t["name"] == "I.t" for k in t["key"]]
+    names = [f.name for f in table.match_fields]
+    assert json_keys == names   # the BMv2 JSON's key names are the same
+    return names
+
+
+def test_validity_keys_are_named_dollar_valid(tmp_path: Path) -> None:
+    assert key_names(tmp_path, "h.e.isValid(): exact; h.e.a: exact;") == [
+        "h.e.$valid$", "h.e.a"]
+
+
+def test_a_field_with_a_name_annotation_is_spelled_by_it(tmp_path: Path) -> None:
+    # a leading dot drops what stands before the field
+    assert key_names(tmp_path, "m.orig.f: exact; m.g: exact; m.x: exact;") == [
+        "m.renamed.f", "global_flag", "m.x"]
+
+
+def test_slices_masks_and_annotated_keys(tmp_path: Path) -> None:
+    assert key_names(tmp_path, "h.e.a[3:0]: exact; h.e.b & 0x0f: ternary; "
+                     "h.e.a + h.e.b: exact @name(\"sum\");") == [
+        "h.e.a[3:0]", "h.e.b & 0x0f", "sum"]
+
+
+@pytest.mark.parametrize("key", ["h.e.a + h.e.b", "(bit<16>)h.e.a", "h.e.a == 1 ? h.e.a : h.e.b"])
+def test_complex_keys_without_a_name_are_refused(tmp_path: Path, key: str) -> None:
+    with pytest.raises(CompileError, match="Complex key expression requires a @name "
+                       "annotation"):
+        key_names(tmp_path, f"{key}: exact;")
+
+
+PACKET_IN = """
+@controller_header("packet_in")
+header packet_in_t { @id(2) @doc_only("port") bit<9> port; @id(1) bit<7> pad; }
+header e_t { bit<8> a; bit<8> b; }
+struct H { packet_in_t pin; e_t e; }
+struct M { }
+"""
+
+
+def test_controller_header_fields_keep_their_id_and_annotations(tmp_path: Path) -> None:
+    result = compiled(tmp_path, "apply { h.pin.setValid(); }", types=PACKET_IN)
+    (header,) = build_p4info(result.control_plane).controller_packet_metadata
+    fields = {m.name: (m.id, list(m.annotations), m.bitwidth) for m in header.metadata}
+    assert fields == {"port": (2, ['@doc_only("port")'], 9), "pad": (1, [], 7)}
+
+
+def test_pkginfo_fills_pkg_info(tmp_path: Path) -> None:
+    main = ('@pkginfo(name = "demo.p4", version = "1.2")\n'
+            '@pkginfo(organization = "Us", contact = "a@b", url = "https://x")\n'
+            '@brief("a demo") @flavour("mild")')
+    result = compiled(tmp_path, "apply { }", main=main)
+    info = build_p4info(result.control_plane).pkg_info
+    assert (info.name, info.version, info.organization, info.contact, info.url, info.arch) \
+        == ("demo.p4", "1.2", "Us", "a@b", "https://x", "v1model")
+    assert info.doc.brief == "a demo"
+    assert list(info.annotations) == ['@flavour("mild")']
+    assert result.warnings == []
+
+
+def test_pkginfo_unknown_keys_warn_and_values_must_be_strings(tmp_path: Path) -> None:
+    result = compiled(tmp_path, "apply { }", main='@pkginfo(colour = "red", name = "n")')
+    assert [w.message for w in result.warnings] == [
+        "Unknown key name 'colour' in @pkginfo annotation"]
+    assert build_p4info(result.control_plane).pkg_info.name == "n"
+    with pytest.raises(CompileError, match="Value for 'version' key in @pkginfo annotation "
+                       "is not a string"):
+        compiled(tmp_path, "apply { }", main="@pkginfo(version = 3)")
+
+
+def test_deprecated_mark_to_drop_warns_and_the_current_one_does_not(tmp_path: Path) -> None:
+    result = compiled(tmp_path, "action old() { mark_to_drop(); } "
+                      "action current() { mark_to_drop(s); } "
+                      "table t { key = { h.e.a: exact; } actions = { old; current; } } "
+                      "apply { t.apply(); }")
+    assert [w.message for w in result.warnings] == [
+        "mark_to_drop: Using deprecated feature mark_to_drop. Please use "
+        "mark_to_drop(standard_metadata) instead."]
