@@ -6,7 +6,7 @@ import re
 from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.limits import MAX_WIDTH
 from p4sim.compiler.tokens import (
-    IDENT, INTEGER, KEYWORD, KEYWORDS, PUNCT, PUNCTUATORS, STRING, IntValue, Token,
+    IDENT, INTEGER, KEYWORD, KEYWORDS, OTHER, PUNCT, PUNCTUATORS, STRING, IntValue, Token,
 )
 
 # A sized literal (8w5, 4s3, 16w0xFF) or a plain one (42, 0x2A, 0b101, 0o17, 1_000).
@@ -74,9 +74,12 @@ class Lexer:
     One regular expression matches a token together with the whitespace before it, so
     the loop runs once per token; it is the hottest loop of the compiler."""
 
-    def __init__(self, text: str, filename: str):
+    def __init__(self, text: str, filename: str, lenient: bool = False):
         self._text = text
         self._file = filename
+        # as cpp in assembler mode (p4c's preprocessor): a lone quote or a stray
+        # character is a token of its own, an error only if it reaches the parser
+        self._lenient = lenient
         self._lines = [line.rstrip("\r") for line in text.split("\n")]
 
     def tokens(self) -> list[Token]:
@@ -125,6 +128,10 @@ class Lexer:
                 break
             elif kind in ("open_comment", "open_string", "bad"):
                 span = SourceSpan(filename, line, start - line_start + 1, line_text)
+                if kind != "open_comment" and self._lenient:
+                    append(Token(OTHER, text[start], span, None, at_line_start, space_before))
+                    at_line_start = space_before = False
+                    continue
                 if kind == "open_comment":
                     raise CompileError(span, "unterminated comment")
                 if kind == "open_string":
@@ -143,6 +150,13 @@ class Lexer:
         return result
 
 
-def tokenize(text: str, filename: str = "<input>") -> list[Token]:
+def tokenize(text: str, filename: str = "<input>", lenient: bool = False) -> list[Token]:
     """All tokens of ``text``; directives are not interpreted here (see preprocessor)."""
-    return Lexer(text, filename).tokens()
+    return Lexer(text, filename, lenient).tokens()
+
+
+def stray_token_error(token: Token) -> CompileError:
+    """The error for an OTHER token that reached the program (see Lexer's lenient)."""
+    if token.text == '"':
+        return CompileError(token.span, "unterminated string literal")
+    return CompileError(token.span, f"unexpected character {token.text!r}")

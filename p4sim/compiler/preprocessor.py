@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from p4sim.compiler.errors import CompileError, SourceSpan
-from p4sim.compiler.lexer import parse_int_literal, tokenize
+from p4sim.compiler.lexer import parse_int_literal, stray_token_error, tokenize
 from p4sim.compiler.pp_expr import evaluate_condition
-from p4sim.compiler.tokens import IDENT, INTEGER, KEYWORD, PUNCT, STRING, Token
+from p4sim.compiler.tokens import IDENT, INTEGER, KEYWORD, OTHER, PUNCT, STRING, Token
 
 _MAX_INCLUDE_DEPTH = 64
 _COMMAND_LINE = SourceSpan("<command line>", 1, 1)
@@ -74,9 +74,13 @@ class Preprocessor:
 
     def process_text(self, text: str, filename: str) -> list[Token]:
         try:
-            return self._process(text, filename, depth=0)
+            tokens = self._process(text, filename, depth=0)
         except RecursionError:
             raise CompileError(SourceSpan(filename, 1, 1), "macros nested too deeply to expand") from None
+        for token in tokens:
+            if token.kind == OTHER:
+                raise stray_token_error(token)
+        return tokens
 
     # ------------------------------------------------------------------ directives
 
@@ -84,7 +88,7 @@ class Preprocessor:
         """Tokens of a file; a file included many times (behind guards) is lexed once."""
         key = f"{filename}\0{len(text)}\0{hash(text)}"
         if key not in self._token_cache:
-            self._token_cache[key] = tokenize(text, filename)
+            self._token_cache[key] = tokenize(text, filename, lenient=True)
         return self._token_cache[key]
 
     def _process(self, text: str, filename: str, depth: int) -> list[Token]:
@@ -370,10 +374,14 @@ class Preprocessor:
         right_tokens = bound.get(right.text, [right]) if right.kind in (IDENT, KEYWORD) else [right]
         left = out.pop()
         glued = left.text + (right_tokens[0].text if right_tokens else "")
-        new_tokens = tokenize(glued, call.span.file)
-        if len(new_tokens) != 1:
-            raise CompileError(call.span, f"pasting forms '{glued}', an invalid token")
-        out.append(new_tokens[0].relocated(call.span))
+        new_tokens = tokenize(glued, call.span.file, lenient=True)
+        if len(new_tokens) == 1 or not right_tokens:
+            out.extend(t.relocated(call.span) for t in new_tokens[:1])
+        else:
+            # Not one token: cpp in assembler mode (as p4c runs it) keeps both, side by
+            # side with no space between (``bit<16> ## v4`` is ``bit<16>v4``).
+            out.append(left)
+            out.append(right_tokens[0].relocated(call.span)._replace(space_before=False))
         out.extend(t.relocated(call.span) for t in right_tokens[1:])
         return j + 3
 

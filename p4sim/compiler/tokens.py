@@ -12,6 +12,9 @@ KEYWORD = "KEYWORD"
 INTEGER = "INTEGER"
 STRING = "STRING"
 PUNCT = "PUNCT"
+# a character cpp passes through that no P4 token starts with: a lone quote, a stray
+# character (only the preprocessor sees these; one left in live code is an error)
+OTHER = "OTHER"
 EOF = "EOF"
 
 # Words the parser never accepts as names of variables, fields or types. Words such as

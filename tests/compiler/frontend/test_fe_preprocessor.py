@@ -134,3 +134,23 @@ def test_line_and_file_builtins() -> None:
     assert line.value.value == 3
     name = next(t for t in tokens if t.kind == "STRING")
     assert name.value == "dir/file.p4"
+
+
+def test_a_paste_that_forms_no_token_keeps_both_side_by_side() -> None:
+    """p4c runs cpp in assembler mode, where ``>`` ## ``v4`` is no error: the two tokens
+    stay, unspaced (SONiC DASH's ACL macros rely on it)."""
+    text = "#define P(prefix) bit<16> ## prefix ## _a\nP(v4)"
+    assert expand(text) == "bit<16>v4_a"
+    tokens = preprocess_text(text, "t.p4")
+    assert [t.text for t in tokens] == ["bit", "<", "16", ">", "v4_a"]
+
+
+def test_stray_characters_are_errors_only_in_live_code() -> None:
+    # an unused #define with a lone quote (as sonic-pins' versions.h has one) and odd
+    # characters in a dead branch pass, as with cpp
+    assert expand('#define BROKEN "\n#if 0\ndon\'t $\n#endif\nx') == "x"
+    with pytest.raises(CompileError, match="unterminated string literal") as error:
+        preprocess_text('#define BROKEN "\nBROKEN', "t.p4")
+    assert error.value.span.line == 2   # where the macro is used, as for any expansion
+    with pytest.raises(CompileError, match="unexpected character '\\$'"):
+        preprocess_text("a $ b", "t.p4")
