@@ -103,6 +103,8 @@ class MeterInfo(Named):
 class RegisterInfo(Named):
     bitwidth: int
     size: int
+    # the cell type when it is not bit<W>: a serializable enum, bool, int<W>
+    cell: "StructMemberInfo | None" = None
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,9 @@ class StructMemberInfo:
     # a packet metadata field's own annotations and @id
     annotations: tuple[Annot, ...] = ()
     fixed_id: int | None = None
+    # "enum" (type_name names a plain enum), "error", "bool" or "int" (signed): the
+    # data type specs that are not bit strings
+    kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -188,6 +193,10 @@ class ControlPlaneModel:
     # the named types control-plane values have (type_info.new_types/serializable_enums)
     new_types: dict[str, NewTypeInfo] = field(default_factory=dict)
     serializable_enums: dict[str, SerializableEnumInfo] = field(default_factory=dict)
+    # plain enums and the error type control-plane values have (digest members)
+    enums: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    error_members: tuple[str, ...] = ()
+    uses_error: bool = False
     # the program calls an extern function (mark_to_drop, hash, verify...): p4c's P4Info
     # then has a type_info, empty or not (see the P4Info builder)
     calls_extern_functions: bool = False

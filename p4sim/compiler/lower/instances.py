@@ -3,12 +3,13 @@ controls."""
 from __future__ import annotations
 
 from p4sim.compiler import ast
-from p4sim.compiler.control_plane import CounterInfo, MeterInfo, RegisterInfo
+from p4sim.compiler.control_plane import ActionProfileInfo, CounterInfo, MeterInfo, RegisterInfo
 from p4sim.compiler.errors import CompileError
 from p4sim.compiler.lower import ir
 from p4sim.compiler.lower.arguments import bind_arguments
 from p4sim.compiler.lower.context import ControlInstance, ExternObj, Lowering
 from p4sim.compiler.lower.expressions import ExprLowerer
+from p4sim.compiler.lower.p4rt_types import struct_member
 from p4sim.compiler.lower.naming import annotation, cp_extras, int_arg, qualified
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.v1model import enum_member
@@ -94,15 +95,20 @@ def make_extern(lw: Lowering, decl: ast.Instantiation, target: ast.ExternDecl, n
         width = bit_width(cell)
         obj.ir = ir.RegisterIR(name, len(program.registers), size, width, source_info=si)
         program.registers.append(obj.ir)
-        lw.cp.registers.append(RegisterInfo(name, width, size, **extras))
+        plain = isinstance(cell, BitsT) and not cell.signed and cell.new_type is None
+        lw.cp.registers.append(RegisterInfo(
+            name, width, size, cell=None if plain else struct_member(lw.cp, name, cell),
+            **extras))
     elif kind == "action_profile":
         obj.info.update(size=ex.const_int(args[0]), extras=extras)
+        _declare_profile(lw, obj, with_selector=False)
     elif kind == "action_selector":
         algo = enum_member(ex.lower(args[0]), "HashAlgorithm", args[0].span)
         max_group = int_arg(annotation(decl.annotations, "max_group_size"))
         obj.info.update(size=ex.const_int(args[1]), algo=algo, extras=extras,
                         max_group_size=max_group or 0,
                         output_width=ex.const_int(args[2]) if len(args) > 2 else None)
+        _declare_profile(lw, obj, with_selector=True)
     else:
         obj.info["extern_decl"] = target
         attrs = []
@@ -115,6 +121,15 @@ def make_extern(lw: Lowering, decl: ast.Instantiation, target: ast.ExternDecl, n
             name, len(program.extern_instances), kind, attrs))
     lw.extern_objects[name] = obj
     return obj
+
+
+def _declare_profile(lw: Lowering, obj: ExternObj, with_selector: bool) -> None:
+    """An action profile is in P4Info from its instantiation, used by a table or not
+    (p4c keeps unused extern instances, with a warning; action_selector_unused-bmv2's
+    P4Info lists its selector); each table that uses it adds its ID later."""
+    lw.cp.action_profiles.append(ActionProfileInfo(
+        obj.name, (), with_selector, obj.info["size"], obj.info.get("max_group_size", 0),
+        **obj.info["extras"]))
 
 
 def _ctor_params(target: ast.ExternDecl, decl: ast.Instantiation):

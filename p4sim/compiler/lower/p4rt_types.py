@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from p4sim.compiler.control_plane import (
     ControlPlaneModel, NewTypeInfo, SerializableEnumInfo, StructMemberInfo)
-from p4sim.compiler.semantic.types import BitsT, EnumT, P4Type, StructT, bit_width
+from p4sim.compiler.semantic.types import BitsT, BoolT, EnumT, ErrorT, P4Type, StructT, bit_width
 
 
 def p4rt_view(cp: ControlPlaneModel, t: P4Type) -> tuple[int, str | None]:
@@ -31,7 +31,17 @@ def struct_member(cp: ControlPlaneModel, name: str, t: P4Type) -> StructMemberIn
     if isinstance(t, StructT):
         members = tuple(struct_member(cp, f.name, f.type) for f in t.fields)
         return StructMemberInfo(name, 0, t.name, struct_members=members)
+    if isinstance(t, EnumT) and t.underlying is None:
+        cp.enums.setdefault(t.name, t.members)
+        return StructMemberInfo(name, 0, t.name, kind="enum")
+    if isinstance(t, ErrorT):
+        cp.uses_error = True
+        return StructMemberInfo(name, 0, kind="error")
     width, type_name = p4rt_view(cp, t)
     if isinstance(t, EnumT) and t.underlying is not None:
         return StructMemberInfo(name, width, t.name, serializable_enum=True)
+    if isinstance(t, BoolT):
+        return StructMemberInfo(name, 1, kind="bool")
+    if isinstance(t, BitsT) and t.signed and type_name is None:
+        return StructMemberInfo(name, width, kind="int")
     return StructMemberInfo(name, width, type_name)

@@ -52,6 +52,7 @@ def lower_program(program: ast.Program, program_file: str) -> Lowering:
         lw.cp.package = package_info(lw, info.main)
     _lower_blocks(lw, blocks)
     lw.program.errors = [(name, i) for i, name in enumerate(info.errors)]
+    lw.cp.error_members = tuple(info.errors)
     lw.program.enums = [(e.name, list(zip(e.members, e.values))) for e in info.enums
                         if e.underlying is None and e.name not in _builtin_enum_names(program)]
     lw.layout.finish_scalars()

@@ -276,7 +276,10 @@ class _Builder:
             return
         message = self.info.registers.add()
         self._preamble(message.preamble, IdPrefix.REGISTER, register)
-        message.type_spec.bitstring.bit.bitwidth = register.bitwidth
+        if register.cell is not None:
+            _data_type_spec(message.type_spec, register.cell)
+        else:
+            message.type_spec.bitstring.bit.bitwidth = register.bitwidth
         message.size = register.size
 
     def _package(self) -> None:
@@ -364,19 +367,19 @@ class _Builder:
         for member in members:
             out = struct.members.add()
             out.name = member.name
+            _data_type_spec(out.type_spec, member)
             if member.struct_members is not None and member.type_name:
-                out.type_spec.struct.name = member.type_name
                 self._struct_type(member.type_name, member.struct_members)
-            elif member.serializable_enum and member.type_name:
-                out.type_spec.serializable_enum.name = member.type_name
-            elif member.type_name:
-                out.type_spec.new_type.name = member.type_name
-            else:
-                out.type_spec.bitstring.bit.bitwidth = member.bitwidth
 
     def _named_types(self) -> None:
         """type_info's new_types and serializable_enums: the named types of match
         fields, action parameters, packet metadata and digest members."""
+        for name, members in self.model.enums.items():
+            enum_spec = self.info.type_info.enums[name]
+            for member in members:
+                enum_spec.members.add().name = member
+        if self.model.uses_error:
+            self.info.type_info.error.members.extend(self.model.error_members)
         for name, enum in self.model.serializable_enums.items():
             spec = self.info.type_info.serializable_enums[name]
             spec.underlying_type.bitwidth = enum.bitwidth
@@ -394,6 +397,27 @@ class _Builder:
                     spec.translated_type.sdn_string.SetInParent()
                 else:
                     spec.translated_type.sdn_bitwidth = new_type.sdn_bitwidth
+
+
+def _data_type_spec(out: Message, member: StructMemberInfo) -> None:
+    """A P4DataTypeSpec as p4c's type converter writes one for a digest member or a
+    register cell: named types by name, bool and error as themselves."""
+    if member.struct_members is not None and member.type_name:
+        out.struct.name = member.type_name
+    elif member.serializable_enum and member.type_name:
+        out.serializable_enum.name = member.type_name
+    elif member.kind == "enum" and member.type_name:
+        out.enum.name = member.type_name
+    elif member.kind == "error":
+        out.error.SetInParent()
+    elif member.kind == "bool":
+        out.bool.SetInParent()
+    elif member.type_name:
+        out.new_type.name = member.type_name
+    elif member.kind == "int":
+        out.bitstring.int.bitwidth = member.bitwidth
+    else:
+        out.bitstring.bit.bitwidth = member.bitwidth
 
 
 def _unit(table: Mapping[str, int], unit: str, owner: str) -> int:

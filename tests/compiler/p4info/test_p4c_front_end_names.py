@@ -126,3 +126,45 @@ def test_deprecated_mark_to_drop_warns_and_the_current_one_does_not(tmp_path: Pa
     assert [w.message for w in result.warnings] == [
         "mark_to_drop: Using deprecated feature mark_to_drop. Please use "
         "mark_to_drop(standard_metadata) instead."]
+
+
+def test_an_unused_action_selector_is_listed_without_tables(tmp_path: Path) -> None:
+    """p4c keeps unused extern instances (it only warns): action_selector_unused-bmv2."""
+    result = compiled(tmp_path, "action_selector(HashAlgorithm.crc16, 32w64, 32w8) sel; "
+                      "apply { }")
+    (profile,) = build_p4info(result.control_plane).action_profiles
+    assert (profile.preamble.name, profile.with_selector, profile.size,
+            list(profile.table_ids)) == ("I.sel", True, 64, [])
+    assert [w.message for w in result.warnings] == ["sel: unused instance"]
+
+
+ENUMS = """
+enum bit<16> EthType { IPV4 = 0x0800, ARP = 0x0806 }
+enum Kind { A, B }
+header e_t { bit<8> a; bit<8> b; }
+struct H { e_t e; }
+struct report_t { error e; Kind k; bool flag; int<8> delta; EthType t; }
+struct M { report_t r; }
+"""
+
+
+def test_registers_and_digests_of_enums_errors_and_bools(tmp_path: Path) -> None:
+    """As p4c's type converter writes them (register-serenum-bmv2 and
+    v1model-digest-containing-ser-enum's P4Info): named enums by name, error and bool
+    as themselves, int<W> as a signed bit string; type_info describes them."""
+    result = compiled(tmp_path, "register<EthType>(32w4) types; register<bool>(32w4) flags; "
+                      "apply { types.write(0, EthType.ARP); flags.write(0, true); "
+                      "m.r.e = error.NoMatch; digest(1, m.r); }", types=ENUMS)
+    info = build_p4info(result.control_plane)
+    registers = {r.preamble.name: r.type_spec for r in info.registers}
+    assert registers["I.types"].serializable_enum.name == "EthType"
+    assert registers["I.flags"].HasField("bool")
+    members = {m.name: m.type_spec for m in info.type_info.structs["report_t"].members}
+    assert members["e"].HasField("error")
+    assert members["k"].enum.name == "Kind"
+    assert members["flag"].HasField("bool")
+    assert members["delta"].bitstring.int.bitwidth == 8
+    assert members["t"].serializable_enum.name == "EthType"
+    assert [m.name for m in info.type_info.enums["Kind"].members] == ["A", "B"]
+    assert list(info.type_info.error.members)[:3] == ["NoError", "PacketTooShort", "NoMatch"]
+    assert "EthType" in info.type_info.serializable_enums

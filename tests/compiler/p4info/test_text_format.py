@@ -68,7 +68,8 @@ def test_schema_numbers_and_enums_agree_with_the_proto() -> None:
                    "ControllerPacketMetadata.Metadata", "P4StructMember":
                    "P4StructTypeSpec.Member", "P4HeaderMember": "P4HeaderTypeSpec.Member",
                    "P4SerializableEnumMember":
-                   "P4SerializableEnumTypeSpec.Member", "SdnString":
+                   "P4SerializableEnumTypeSpec.Member", "P4EnumMember": "P4EnumTypeSpec.Member",
+                   "SdnString":
                    "P4NewTypeTranslation.SdnString"}
     pool = p4info_pb2.DESCRIPTOR.pool
     for name, fields in MESSAGES.items():
