@@ -197,6 +197,9 @@ class ControlPlaneModel:
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)
     error_members: tuple[str, ...] = ()
     uses_error: bool = False
+    # what P4Runtime cannot name (an anonymous in-place instance): p4c refuses the
+    # program only when asked for P4Runtime output, so building P4Info raises the first
+    refusals: list[Exception] = field(default_factory=list)
     # the program calls an extern function (mark_to_drop, hash, verify...): p4c's P4Info
     # then has a type_info, empty or not (see the P4Info builder)
     calls_extern_functions: bool = False

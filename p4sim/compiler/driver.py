@@ -130,7 +130,10 @@ def write_p4info_as(result: CompileResult, path: str, fmt: str) -> None:
 
 def write_outputs(result: CompileResult, json_path: str | None,
                   p4info_paths: Sequence[str] = ()) -> None:
-    """Write the BMv2 JSON (to ``json_path``) and P4Info files (format by extension)."""
+    """Write the BMv2 JSON (to ``json_path``) and P4Info files (format by extension);
+    nothing when the P4Info asked for cannot be built (see ControlPlaneModel.refusals)."""
+    if p4info_paths and result.control_plane.refusals:
+        raise result.control_plane.refusals[0]
     if json_path:
         with open(json_path, "w", encoding="utf-8") as out:
             out.write(result.json_text())

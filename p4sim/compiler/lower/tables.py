@@ -310,15 +310,18 @@ class TableLowering:
             # control-plane name for P4Info and JSON alike: ``@name("ap")
             # implementation = action_profile(...)`` is "ap"; up4's committed P4Info
             # has its in-place direct counter ``acls`` so). Without one P4Runtime has
-            # no name for it, and p4c refuses the program.
-            if string_arg(annotation(prop.annotations, "name")) is None:
-                raise CompileError(prop.span, f"Table '{self.table.name}' has an anonymous "
-                                   f"table property '{prop.name}' with no name annotation, "
-                                   "which is not supported by P4Runtime")
+            # no name for it: p4c refuses the program if asked for P4Info (see
+            # ControlPlaneModel.refusals); the JSON names it after table and property.
+            named = string_arg(annotation(prop.annotations, "name")) is not None
+            if not named:
+                self.lw.cp.refusals.append(CompileError(
+                    prop.span, f"Table '{self.table.name}' has an anonymous table property "
+                    f"'{prop.name}' with no name annotation, which is not supported by "
+                    "P4Runtime"))
             decl = ast.Instantiation(f"{self.decl.name}_{prop.name}", prop.value.type,
                                      prop.value.args, annotations=prop.annotations,
                                      span=prop.value.span)
-            obj = instantiate(self.lw, decl, self.scope, "")
+            obj = instantiate(self.lw, decl, self.scope, "" if named else self.scope.prefix)
         else:
             obj = self.ex.lower(prop.value).ref
         if not isinstance(obj, ExternObj):

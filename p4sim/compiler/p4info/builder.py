@@ -51,7 +51,10 @@ _SCOPES: Mapping[str, int] = MappingProxyType({
 
 
 def build_p4info_message(model: ControlPlaneModel) -> Message:
-    """The P4Info of a program, with p4c-compatible IDs and aliases (protobuf-free)."""
+    """The P4Info of a program, with p4c-compatible IDs and aliases (protobuf-free);
+    raises the model's first refusal (a CompileError) if it has one."""
+    if model.refusals:
+        raise model.refusals[0]
     return _Builder(model).build()
 
 

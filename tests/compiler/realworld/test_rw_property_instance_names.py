@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from p4sim.compiler.cli import main
 from p4sim.compiler.driver import compile_program
 from p4sim.compiler.errors import CompileError
 from p4sim.compiler.p4info import build_p4info
@@ -59,11 +60,19 @@ def test_name_annotation_on_a_counters_property_names_the_counter(tmp_path: Path
     assert {"named_counter", "I.other_counter"} <= json_names
 
 
-def test_an_in_place_instance_without_a_name_is_refused(tmp_path: Path) -> None:
+def test_an_in_place_instance_without_a_name_has_no_p4info(tmp_path: Path) -> None:
+    """p4c refuses it only when asked for P4Runtime output: the JSON alone compiles."""
     source = tmp_path / "anonymous.p4"
     source.write_text(PROGRAM.replace('@name(".I.other_counter") counters', "counters"))
+    program = compile_program(str(source))
+    assert "I.other_counters" in {c["name"] for c in program.bmv2_json["counter_arrays"]}
     with pytest.raises(CompileError) as error:
-        compile_program(str(source))
+        build_p4info(program.control_plane)
     assert ("Table 'I.other' has an anonymous table property 'counters' with no name "
             "annotation, which is not supported by P4Runtime") in str(error.value)
     assert error.value.span.line == PROGRAM.count("\n", 0, PROGRAM.index('@name(".I.other')) + 1
+    json_only, with_p4info = tmp_path / "a.json", tmp_path / "a.p4info.txtpb"
+    assert main(["-o", str(json_only), str(source)]) == 0 and json_only.exists()
+    assert main(["-o", str(tmp_path / "b.json"), "--p4runtime-files", str(with_p4info),
+                 str(source)]) == 1
+    assert not with_p4info.exists() and not (tmp_path / "b.json").exists()
