@@ -38,6 +38,7 @@ def check_main_package(info: GlobalInfo) -> None:
         return   # not a package: lowering reports it
     params = {p.name for p in binding.decl.params}
     if all(p in params for p in V1SWITCH_PARAMETERS):
+        _check_block_parameters(main, binding.decl, info)
         return
     notes: tuple[str, ...] = ("Are you using an up-to-date v1model.p4?",)
     if name != "V1Switch":
@@ -45,3 +46,64 @@ def check_main_package(info: GlobalInfo) -> None:
                  "wrong architecture? (p4c-bm2-ss compiles v1model programs)",) + notes
     raise CompileError(main.span, f"package {name}: main package does not match the "
                        "expected model", notes)
+
+
+def _check_block_parameters(main: ast.Instantiation, package: ast.PackageDecl,
+                            info: GlobalInfo) -> None:
+    """Each block given to the package takes the parameters its package parameter's
+    type declares, in number and direction (p4c unifies the two types and refuses a
+    verify-checksum control taking ``in H`` where VerifyChecksum has ``inout H``)."""
+    by_name = {a.name: a.value for a in main.args if a.name}
+    positional = [a.value for a in main.args if not a.name]
+    for index, param in enumerate(package.params):
+        arg = by_name.get(param.name)
+        if arg is None and index < len(positional):
+            arg = positional[index]
+        expected = _block_type(param.type, info)
+        given = _block_of(arg, info) if arg is not None else None
+        if expected is None or given is None or arg is None:
+            continue
+        if len(given.params) != len(expected.params):
+            raise CompileError(arg.span, "Cannot unify functions with different number of "
+                               f"arguments: {given.name} takes {len(given.params)}, "
+                               f"{expected.name} {len(expected.params)}")
+        for mine, theirs in zip(given.params, expected.params):
+            if mine.direction != theirs.direction:
+                raise CompileError(arg.span, f"Cannot unify '{mine.direction}' parameter "
+                                   f"'{mine.name}' with '{theirs.direction}' parameter "
+                                   f"'{theirs.name}' because they have different "
+                                   "directions", (f"{given.name} is given as the package's "
+                                                  f"'{param.name}' ({expected.name})",))
+
+
+_BLOCKS = (ast.ControlDecl, ast.ParserDecl)
+
+
+def _block_type(t: ast.Type, info: GlobalInfo) -> ast.ControlDecl | ast.ParserDecl | None:
+    if not isinstance(t, ast.NamedType):
+        return None
+    binding = info.scope.lookup(t.name)
+    if isinstance(binding, DeclBinding) and isinstance(binding.decl, _BLOCKS) \
+            and binding.decl.is_type_decl:
+        return binding.decl
+    return None
+
+
+def _block_of(arg: ast.Expression, info: GlobalInfo) -> ast.ControlDecl | ast.ParserDecl | None:
+    """The control or parser a package argument instantiates: ``I()``, or the name of an
+    instance declared as ``I() ig;``."""
+    name = None
+    if isinstance(arg, ast.ConstructorCall) and isinstance(arg.type, ast.NamedType):
+        name = arg.type.name
+    elif isinstance(arg, ast.MethodCall) and isinstance(arg.target, ast.Name):
+        name = arg.target.name
+    elif isinstance(arg, ast.Name):
+        instance = info.scope.lookup(arg.name)
+        if isinstance(instance, DeclBinding) and isinstance(instance.decl, ast.Instantiation) \
+                and isinstance(instance.decl.type, ast.NamedType):
+            name = instance.decl.type.name
+    binding = info.scope.lookup(name) if name else None
+    if isinstance(binding, DeclBinding) and isinstance(binding.decl, _BLOCKS) \
+            and not binding.decl.is_type_decl:
+        return binding.decl
+    return None
