@@ -9,7 +9,7 @@ build their own IR, rather than mutating the tree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, Union, dataclass_transform
+from typing import Any, Iterator, TypeVar, Union, dataclass_transform
 
 from p4sim.compiler.errors import SourceSpan
 
@@ -696,3 +696,28 @@ TopLevel = Union[
 @node
 class Program(Node):
     declarations: tuple[Node, ...]
+
+
+def child_nodes(n: Node) -> list[Node]:
+    """The nodes directly under ``n`` in field order: node fields, and the nodes of tuple
+    fields (the span, a NamedTuple, is not one). The one child walk every pass shares."""
+    out: list[Node] = []
+    for name in n.__dataclass_fields__:
+        value = getattr(n, name)
+        if isinstance(value, Node):
+            out.append(value)
+        elif type(value) is tuple:
+            out.extend(v for v in value if isinstance(v, Node))
+    return out
+
+
+def walk(root: Node) -> Iterator[Node]:
+    """Every node under ``root`` (itself included) in source order, annotations left
+    out: their expressions are not code the program runs or names it uses."""
+    stack: list[Node] = [root]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Annotation):
+            continue
+        yield n
+        stack.extend(reversed(child_nodes(n)))

@@ -50,16 +50,7 @@ def _dynamic_index(n: Any, lower: Callable[[ast.Expression], Any]
 
 
 def _children(n: Any) -> list[Any]:
-    if not isinstance(n, ast.Node):
-        return []
-    out: list[Any] = []
-    for f in dataclasses.fields(n):
-        value = getattr(n, f.name)
-        if isinstance(value, ast.Node):
-            out.append(value)
-        elif type(value) is tuple:   # not the span (a NamedTuple)
-            out.extend(v for v in value if isinstance(v, ast.Node))
-    return out
+    return ast.child_nodes(n) if isinstance(n, ast.Node) else []
 
 
 def has_call(e: Any) -> bool:

@@ -121,17 +121,5 @@ def _bound_names(decl: Any) -> frozenset[str]:
 def _walk(node: Any) -> Iterator[Any]:
     """Every AST node under ``node`` (annotations left out: their expressions are not
     references the program executes)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if not isinstance(n, ast.Node) or isinstance(n, ast.Annotation):
-            continue
-        yield n
-        children: list[Any] = []
-        for f in dataclasses.fields(n):
-            value = getattr(n, f.name)
-            if isinstance(value, ast.Node):
-                children.append(value)
-            elif type(value) is tuple:   # not the span (a NamedTuple)
-                children.extend(v for v in value if isinstance(v, ast.Node))
-        stack.extend(reversed(children))
+    if isinstance(node, ast.Node):
+        yield from ast.walk(node)

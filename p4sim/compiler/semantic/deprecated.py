@@ -6,8 +6,7 @@ mark_to_drop(standard_metadata) instead.``). Overloads are told apart by argumen
 as v1model's two mark_to_drop are."""
 from __future__ import annotations
 
-import dataclasses
-from typing import Any, Iterator
+from typing import Any
 
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileWarning, SourceSpan
@@ -26,7 +25,7 @@ def deprecated_warnings(program: ast.Program) -> list[CompileWarning]:
             if reason is not None:
                 types[decl.name] = reason
     warnings: list[CompileWarning] = []
-    for node in _nodes(program):
+    for node in ast.walk(program):
         if isinstance(node, ast.MethodCall) and isinstance(node.target, ast.Name):
             reason = _call_reason(callables.get(node.target.name, ()), len(node.args))
             if reason is not None:
@@ -59,18 +58,3 @@ def _reason(decl: ast.Declaration) -> str | None:
 
 def _warning(span: SourceSpan, name: str, reason: str) -> CompileWarning:
     return CompileWarning(span, f"{name}: Using deprecated feature {name}. {reason}")
-
-
-def _nodes(root: Any) -> Iterator[Any]:
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if not isinstance(n, ast.Node) or isinstance(n, ast.Annotation):
-            continue
-        yield n
-        for f in dataclasses.fields(n):
-            value = getattr(n, f.name)
-            if isinstance(value, ast.Node):
-                stack.append(value)
-            elif type(value) is tuple:   # not the span (a NamedTuple)
-                stack.extend(reversed([v for v in value if isinstance(v, ast.Node)]))

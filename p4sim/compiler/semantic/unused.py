@@ -11,7 +11,7 @@ in an action that is never called still counts).
 """
 from __future__ import annotations
 
-import dataclasses
+from collections import Counter
 from typing import Any, Iterator
 
 from p4sim.compiler import ast
@@ -22,8 +22,9 @@ _BLOCKS = (ast.ControlDecl, ast.ParserDecl)
 
 def unused_warnings(program: ast.Program) -> list[CompileWarning]:
     """The warnings, in declaration order."""
-    live = _live_declarations(program)
-    referenced_at_top = set().union(*(_names(d) for d in live)) if live else set()
+    names = _Names()
+    live = _live_declarations(program, names)
+    referenced_at_top = set().union(*(names(d) for d in live)) if live else set()
     warnings: list[CompileWarning] = []
     for decl in program.declarations:
         if decl not in live:
@@ -32,16 +33,29 @@ def unused_warnings(program: ast.Program) -> list[CompileWarning]:
             if decl.name not in referenced_at_top:
                 warnings.extend(_warn(decl))
         elif isinstance(decl, _BLOCKS) and not decl.is_type_decl:
-            warnings.extend(_block_warnings(decl))
+            warnings.extend(_block_warnings(decl, names))
     return warnings
 
 
-def _live_declarations(program: ast.Program) -> list[Any]:
+class _Names:
+    """``_names`` of each node, computed once (the checks ask for a node many times)."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, set[str]] = {}
+
+    def __call__(self, node: Any) -> set[str]:
+        found = self._known.get(id(node))
+        if found is None:
+            found = self._known[id(node)] = _names(node)
+        return found
+
+
+def _live_declarations(program: ast.Program, names_of: _Names) -> list[Any]:
     """Top-level declarations left once every control and parser nothing names is
     removed (repeatedly: removing one may leave another unnamed)."""
     live = list(program.declarations)
     while True:
-        names = [_names(d) for d in live]
+        names = [names_of(d) for d in live]
         keep = [d for k, d in enumerate(live)
                 if not (isinstance(d, _BLOCKS) and not d.is_type_decl)
                 or any(d.name in n for j, n in enumerate(names) if j != k)]
@@ -50,18 +64,20 @@ def _live_declarations(program: ast.Program) -> list[Any]:
         live = keep
 
 
-def _block_warnings(decl: ast.ControlDecl | ast.ParserDecl) -> Iterator[CompileWarning]:
-    """Tables and instances of one control or parser that nothing in it names."""
+def _block_warnings(decl: ast.ControlDecl | ast.ParserDecl, names_of: _Names
+                    ) -> Iterator[CompileWarning]:
+    """Tables and instances of one control or parser that nothing else in it names."""
     parts: list[Any] = list(decl.locals)
     if isinstance(decl, ast.ControlDecl):
         parts.append(decl.apply)
     else:
         parts.extend(decl.states)
-    for k, local in enumerate(decl.locals):
+    naming = Counter(name for part in parts for name in names_of(part))
+    for local in decl.locals:
         if not isinstance(local, (ast.TableDecl, ast.Instantiation)):
             continue
-        others = set().union(*(_names(p) for j, p in enumerate(parts) if j != k))
-        if local.name not in others:
+        own = 1 if local.name in names_of(local) else 0
+        if naming[local.name] - own == 0:
             yield from _warn(local)
 
 
@@ -95,10 +111,5 @@ def _names(node: Any) -> set[str]:
             found.add(n.name)
         elif isinstance(n, ast.ActionRef):
             found.add(n.name.lstrip("."))
-        for f in dataclasses.fields(n):
-            value = getattr(n, f.name)
-            if isinstance(value, ast.Node):
-                stack.append(value)
-            elif type(value) is tuple:   # not the span (a NamedTuple)
-                stack.extend(v for v in value if isinstance(v, ast.Node))
+        stack.extend(ast.child_nodes(n))
     return found
