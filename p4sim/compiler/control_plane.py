@@ -109,20 +109,20 @@ class RegisterInfo(Named):
 
 @dataclass(frozen=True)
 class StructMemberInfo:
-    """A digest struct member or a packet metadata field. ``type_name`` names its new
-    type or (``serializable_enum``) its serializable enum."""
+    """A digest struct member, a packet metadata field or a register cell. ``type_name``
+    names its struct, new type or enum; ``kind`` says which data type spec it takes when
+    it is not a bit string or a new type."""
 
     name: str
     bitwidth: int
     type_name: str | None = None
-    serializable_enum: bool = False
     # a struct member of a digest struct: its struct's name is type_name
     struct_members: tuple["StructMemberInfo", ...] | None = None
     # a packet metadata field's own annotations and @id
     annotations: tuple[Annot, ...] = ()
     fixed_id: int | None = None
-    # "enum" (type_name names a plain enum), "error", "bool" or "int" (signed): the
-    # data type specs that are not bit strings
+    # "serializable_enum" or "enum" (type_name names it), "error", "bool" or "int"
+    # (signed); None for bit<W>, a new type or a struct
     kind: str | None = None
 
 

@@ -39,7 +39,7 @@ def struct_member(cp: ControlPlaneModel, name: str, t: P4Type) -> StructMemberIn
         return StructMemberInfo(name, 0, kind="error")
     width, type_name = p4rt_view(cp, t)
     if isinstance(t, EnumT) and t.underlying is not None:
-        return StructMemberInfo(name, width, t.name, serializable_enum=True)
+        return StructMemberInfo(name, width, t.name, kind="serializable_enum")
     if isinstance(t, BoolT):
         return StructMemberInfo(name, 1, kind="bool")
     if isinstance(t, BitsT) and t.signed and type_name is None:

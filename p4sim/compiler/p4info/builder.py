@@ -316,7 +316,7 @@ class _Builder:
             out.name = member.name
             out.annotations.extend(annotation_strings(member.annotations))
             out.bitwidth = member.bitwidth
-            if member.type_name and not member.serializable_enum:
+            if member.type_name and member.kind != "serializable_enum":
                 out.type_name.name = member.type_name
 
     def _value_set(self, value_set: ValueSetInfo) -> None:
@@ -407,7 +407,7 @@ def _data_type_spec(out: Message, member: StructMemberInfo) -> None:
     register cell: named types by name, bool and error as themselves."""
     if member.struct_members is not None and member.type_name:
         out.struct.name = member.type_name
-    elif member.serializable_enum and member.type_name:
+    elif member.kind == "serializable_enum" and member.type_name:
         out.serializable_enum.name = member.type_name
     elif member.kind == "enum" and member.type_name:
         out.enum.name = member.type_name

@@ -102,14 +102,11 @@ def _no_warn_unused(decl: ast.Declaration) -> bool:
 def _names(node: Any) -> set[str]:
     """Every name written under ``node``: in expressions, types and action references."""
     found: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if not isinstance(n, ast.Node) or isinstance(n, ast.Annotation):
-            continue
+    if not isinstance(node, ast.Node):
+        return found
+    for n in ast.walk(node):
         if isinstance(n, (ast.Name, ast.NamedType)):
             found.add(n.name)
         elif isinstance(n, ast.ActionRef):
             found.add(n.name.lstrip("."))
-        stack.extend(ast.child_nodes(n))
     return found
