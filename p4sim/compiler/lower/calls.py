@@ -18,6 +18,7 @@ from p4sim.compiler.lower.stack_index import has_call
 from p4sim.compiler.lower.storage import (
     DynHeaderRef, DynUnionRef, FieldRef, HeaderRef, StackRef, UnionRef)
 from p4sim.compiler.lower.values import Val, const_val
+from p4sim.compiler.semantic.calls import callable_binding
 from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, Scope, resolve_type
 from p4sim.compiler.semantic.types import BoolT, ExternT, HeaderT, IntT, StructT, TupleT, VoidT
 
@@ -92,6 +93,7 @@ def call_statement(call: ast.MethodCall, body: StatementLowerer) -> Val | None:
             body.scope.lookup(target.name)
         if binding is None:
             raise CompileError(target.span, f"undeclared name '{target.name}'")
+        binding = callable_binding(binding, body.scope, target.name, call.args)
         if isinstance(binding, DeclBinding):
             decl = binding.decl
             if isinstance(decl, ast.ActionDecl):

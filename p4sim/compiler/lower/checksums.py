@@ -13,6 +13,7 @@ from p4sim.compiler.lower.statements import StatementLowerer
 from p4sim.compiler.lower.storage import FieldRef
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.v1model import calculation, enum_member
+from p4sim.compiler.semantic.calls import callable_binding
 from p4sim.compiler.semantic.scope import DeclBinding, Scope
 
 CHECKSUM_CALLS = {"verify_checksum": (True, False), "verify_checksum_with_payload": (True, True),
@@ -46,7 +47,7 @@ def _statements(lw: Lowering, stmts, body: StatementLowerer, verify: bool) -> No
         if is_verify != verify:
             where = "VerifyChecksum" if verify else "ComputeChecksum"
             raise CompileError(s.span, f"{name}() cannot be used in the {where} control")
-        binding = body.scope.lookup(name)
+        binding = callable_binding(body.scope.lookup(name), body.scope, name, s.call.args)
         if not isinstance(binding, DeclBinding):
             raise CompileError(s.span, f"undeclared name '{name}'")
         if not isinstance(binding.decl, tuple):  # overloads; an action of that name is not

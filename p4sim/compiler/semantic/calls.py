@@ -12,6 +12,7 @@ from typing import Any
 
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError
+from p4sim.compiler.semantic.arity import expected_count, fits, is_required
 from p4sim.compiler.semantic.environment import Var
 from p4sim.compiler.semantic.expr_types import (
     HEADER_METHODS, ExprTyper, Named, TableResult, Typed, check_assignable, extern_decl)
@@ -33,6 +34,7 @@ class CallTyper(ExprTyper):
             binding = self.lookup(target)
             if binding is None:
                 raise CompileError(target.span, f"undeclared name '{target.name}'")
+            binding = callable_binding(binding, self.scope, target.name, e.args)
             self._visit_args(e)
             if isinstance(binding, DeclBinding):
                 return self._call_declared(binding, target.name, e)
@@ -187,14 +189,16 @@ class CallTyper(ExprTyper):
         return None
 
 
-def fits(params: _Params, args: tuple[ast.Argument, ...]) -> bool:
-    """Whether a declaration with ``params`` can take ``args`` (by count or names)."""
-    required = [p for p in params if p.default is None and not _optional(p)]
-    if any(a.name for a in args):
-        names = {p.name for p in params}
-        given = {a.name for a in args}
-        return given <= names and all(p.name in given for p in required)
-    return len(required) <= len(args) <= len(params)
+def callable_binding(binding: Any, scope: Scope, name: str,
+                     args: tuple[ast.Argument, ...]) -> Any:
+    """The function overloads a control, parser or package type of the same name hides,
+    when the call's arguments fit one of them; else ``binding`` itself."""
+    if isinstance(binding, DeclBinding) and not isinstance(binding.decl, tuple):
+        hidden = scope.hidden_functions(name)
+        if hidden is not None and isinstance(hidden.decl, tuple) and \
+                any(fits(d.params, args) for d in hidden.decl):
+            return hidden
+    return binding
 
 
 def check_arity(params: _Params, e: ast.MethodCall, what: str) -> None:
@@ -202,24 +206,15 @@ def check_arity(params: _Params, e: ast.MethodCall, what: str) -> None:
     if any(a.name for a in e.args):
         if not fits(params, e.args):
             raise CompileError(e.span, f"wrong number of arguments: {what} expects "
-                               f"{_count(params)}, got {len(e.args)}")
+                               f"{expected_count(params)}, got {len(e.args)}")
         return
     if len(e.args) > len(params):
         raise CompileError(e.span, f"wrong number of arguments: {what} expects "
-                           f"{_count(params)}, got {len(e.args)}")
+                           f"{expected_count(params)}, got {len(e.args)}")
     for p in params[len(e.args):]:
-        if p.default is None and not _optional(p):
+        if is_required(p):
             raise CompileError(e.span, f"wrong number of arguments: {what} expects "
-                               f"{_count(params)}, got {len(e.args)} (missing '{p.name}')")
-
-
-def _optional(p: ast.Parameter) -> bool:
-    return any(a.name == "optional" for a in p.annotations)
-
-
-def _count(params: _Params) -> str:
-    required = sum(1 for p in params if p.default is None and not _optional(p))
-    return str(len(params)) if required == len(params) else f"{required} to {len(params)}"
+                               f"{expected_count(params)}, got {len(e.args)} (missing '{p.name}')")
 
 
 def _pairs(params: _Params, args: tuple[ast.Argument, ...]

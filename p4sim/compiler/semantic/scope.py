@@ -60,9 +60,30 @@ class Scope:
         self.parent = parent
         self.prefix = prefix  # fully qualified name prefix of objects declared here
         self.names: dict[str, Any] = {}
+        self.functions_behind_types: dict[str, DeclBinding] = {}
 
     def declare(self, name: str, binding: Any) -> None:
         self.names[name] = binding
+
+    def declare_type_beside_functions(self, name: str, binding: Any) -> None:
+        """Bind a type declaration; function overloads of that name stay reachable by
+        calls (p4c tells a control named verify_checksum from v1model's extern
+        function by the call's arguments)."""
+        previous = self.names.get(name)
+        if isinstance(previous, DeclBinding) and isinstance(previous.decl, tuple):
+            self.functions_behind_types[name] = previous
+        self.names[name] = binding
+
+    def hidden_functions(self, name: str) -> "DeclBinding | None":
+        """The function overloads a type of the same name hides, nearest scope first."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.functions_behind_types:
+                return scope.functions_behind_types[name]
+            if name in scope.names:
+                return None
+            scope = scope.parent
+        return None
 
     def lookup(self, name: str) -> Any:
         scope: Scope | None = self
@@ -354,6 +375,12 @@ def build_global_scope(program: ast.Program, const_eval: ConstEval) -> GlobalInf
             scope.declare(decl.name, DeclBinding(decl, scope))
         elif isinstance(decl, (ast.ExternFunctionDecl, ast.FunctionDecl)):
             previous = scope.names.get(decl.name)
+            if previous is not None and not (isinstance(previous, DeclBinding)
+                                             and isinstance(previous.decl, tuple)):
+                behind = scope.functions_behind_types.get(decl.name)
+                scope.functions_behind_types[decl.name] = DeclBinding(
+                    (behind.decl if behind else ()) + (decl,), scope)
+                continue
             overloads = previous.decl if isinstance(previous, DeclBinding) and \
                 isinstance(previous.decl, tuple) else ()
             scope.declare(decl.name, DeclBinding(overloads + (decl,), scope))
@@ -368,10 +395,10 @@ def build_global_scope(program: ast.Program, const_eval: ConstEval) -> GlobalInf
                 scope.declare(decl.name, DeclBinding(decl, scope))
         elif name is not None:
             previous = scope.names.get(name)
-            if isinstance(previous, DeclBinding) and not _is_prototype(previous.decl) \
-                    and not _is_prototype(decl):
+            if isinstance(previous, DeclBinding) and not isinstance(previous.decl, tuple) \
+                    and not _is_prototype(previous.decl) and not _is_prototype(decl):
                 raise CompileError(decl.span, f"'{name}' is declared more than once")
-            scope.declare(name, DeclBinding(decl, scope))
+            scope.declare_type_beside_functions(name, DeclBinding(decl, scope))
     for value, member in enumerate(info.errors):
         scope.declare(f"error.{member}", ErrorMemberBinding(member, value))
     return info
