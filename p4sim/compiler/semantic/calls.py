@@ -196,7 +196,8 @@ def callable_binding(binding: Any, scope: Scope, name: str,
     if isinstance(binding, DeclBinding) and not isinstance(binding.decl, tuple):
         hidden = scope.hidden_functions(name)
         if hidden is not None and isinstance(hidden.decl, tuple) and \
-                any(fits(d.params, args) for d in hidden.decl):
+                any(isinstance(d, _CALLABLES) and fits(d.params, args)
+                    for d in hidden.decl):
             return hidden
     return binding
 

@@ -60,7 +60,7 @@ class Scope:
         self.parent = parent
         self.prefix = prefix  # fully qualified name prefix of objects declared here
         self.names: dict[str, Any] = {}
-        self.functions_behind_types: dict[str, DeclBinding] = {}
+        self.functions_behind_types: dict[str, tuple[ast.Node, ...]] = {}
 
     def declare(self, name: str, binding: Any) -> None:
         self.names[name] = binding
@@ -71,7 +71,7 @@ class Scope:
         function by the call's arguments)."""
         previous = self.names.get(name)
         if isinstance(previous, DeclBinding) and isinstance(previous.decl, tuple):
-            self.functions_behind_types[name] = previous
+            self.functions_behind_types[name] = previous.decl
         self.names[name] = binding
 
     def hidden_functions(self, name: str) -> "DeclBinding | None":
@@ -79,7 +79,7 @@ class Scope:
         scope: Scope | None = self
         while scope is not None:
             if name in scope.functions_behind_types:
-                return scope.functions_behind_types[name]
+                return DeclBinding(scope.functions_behind_types[name], scope)
             if name in scope.names:
                 return None
             scope = scope.parent
@@ -377,9 +377,8 @@ def build_global_scope(program: ast.Program, const_eval: ConstEval) -> GlobalInf
             previous = scope.names.get(decl.name)
             if previous is not None and not (isinstance(previous, DeclBinding)
                                              and isinstance(previous.decl, tuple)):
-                behind = scope.functions_behind_types.get(decl.name)
-                scope.functions_behind_types[decl.name] = DeclBinding(
-                    (behind.decl if behind else ()) + (decl,), scope)
+                scope.functions_behind_types[decl.name] = \
+                    scope.functions_behind_types.get(decl.name, ()) + (decl,)
                 continue
             overloads = previous.decl if isinstance(previous, DeclBinding) and \
                 isinstance(previous.decl, tuple) else ()
