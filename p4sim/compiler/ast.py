@@ -56,11 +56,14 @@ class Annotation(Node):
     """``@name(...)``. ``args`` holds parsed expressions when the body parses as an
     expression list (``@name("x")``, ``@id(5)``); ``body`` is always the raw token text
     between the parentheses (``None`` when there were no parentheses), so unknown
-    annotations pass through untouched."""
+    annotations pass through untouched. A structured annotation (``@name[...]``) has
+    ``structured`` set and holds either ``args`` or ``pairs`` (``@name[k = v, ...]``)."""
 
     name: str
     args: tuple["Expression", ...] = ()
     body: str | None = None
+    structured: bool = False
+    pairs: tuple[tuple[str, "Expression"], ...] = ()
 
 
 Annotations = tuple[Annotation, ...]

@@ -10,12 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+AnnotationValue = str | int | bool
+
+
 @dataclass(frozen=True)
 class Annot:
     """One annotation: name without ``@``, and raw body text (None when no parens)."""
 
     name: str
     body: str | None = None
+    # a structured annotation (@name[...]): its values, or its key-value pairs
+    structured: bool = False
+    values: tuple[AnnotationValue, ...] = ()
+    pairs: tuple[tuple[str, AnnotationValue], ...] = ()
 
     def string_arg(self) -> str | None:
         """The string literal argument of ``@name("x")``-style annotations."""

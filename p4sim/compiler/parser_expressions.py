@@ -4,7 +4,7 @@ the keyset expressions of ``select`` and ``const entries``."""
 from __future__ import annotations
 
 from p4sim.compiler import ast
-from p4sim.compiler.errors import CompileError
+from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.parser_types import TYPE_KEYWORDS, TypeRules
 from p4sim.compiler.preprocessor import raw_text
 from p4sim.compiler.tokens import IDENT, INTEGER, KEYWORD, PUNCT, STRING, IntValue, Token
@@ -346,9 +346,36 @@ class ExpressionRules(TypeRules):
         end = self._pos
         body = raw_text(self._tokens[start:end])
         self._pos = start
-        args = self._try(self._parse_annotation_args, closing) if opening == "(" else None
+        if opening == "[":
+            annotation = self._parse_structured_body(name_tok.text, body, at_tok.span)
+            self._pos = end + 1
+            return annotation
+        args = self._try(self._parse_annotation_args, closing)
         self._pos = end + 1
         return ast.Annotation(name_tok.text, tuple(args or ()), body, span=at_tok.span)
+
+    # BNF: structured_body : [ expression_list | kv_pair ( ',' kv_pair )* ]
+    #      kv_pair : IDENT '=' expression
+    def _parse_structured_body(self, name: str, body: str, span: SourceSpan
+                               ) -> ast.Annotation:
+        """A structured annotation's body must parse, unlike an unstructured one's."""
+        if self._peek().kind in (IDENT, KEYWORD) and self._peek(1).text == "=":
+            pairs = self._comma_list(self._parse_annotation_pair, "]")
+            keys = [k for k, _ in pairs]
+            for key in keys:
+                if keys.count(key) > 1:
+                    raise CompileError(span, f"structured annotation '@{name}' has the "
+                                       f"key '{key}' more than once")
+            self._expect("]")
+            return ast.Annotation(name, (), body, True, pairs, span=span)
+        args = self._parse_expression_list("]")
+        self._expect("]")
+        return ast.Annotation(name, args, body, True, span=span)
+
+    def _parse_annotation_pair(self) -> tuple[str, ast.Expression]:
+        key = self._advance().text
+        self._expect("=")
+        return key, self._parse_expression()
 
     def _parse_annotation_args(self, closing: str) -> tuple[ast.Expression, ...]:
         items = self._parse_expression_list(closing)

@@ -39,7 +39,8 @@ class _Unparser:
             if a.name == "pragma":  # its body runs to the end of the line
                 text += f"@pragma {a.body or ''}\n"
             else:
-                text += (f"@{a.name}" if a.body is None else f"@{a.name}({a.body})") + sep
+                text += (f"@{a.name}[{a.body or ''}]" if a.structured else f"@{a.name}"
+                         if a.body is None else f"@{a.name}({a.body})") + sep
         return text
 
     # ------------------------------------------------------------------ types

@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 from p4sim.compiler import ast
-from p4sim.compiler.control_plane import Annot
+from p4sim.compiler.control_plane import Annot, AnnotationValue
+from p4sim.compiler.errors import CompileError
+from p4sim.compiler.semantic.const_fold import NotConstant, fold
+from p4sim.compiler.semantic.scope import Scope
+from p4sim.compiler.semantic.types import BitsT, BoolT, IntT, StringT
 
 # Consumed by the compiler rather than passed to P4Info (@hidden stays: the P4Info
 # builder uses it to leave objects out).
@@ -62,8 +66,31 @@ def qualified(prefix: str, decl_name: str, annotations: ast.Annotations) -> str:
 
 
 def cp_annotations(annotations: ast.Annotations) -> tuple[Annot, ...]:
-    return tuple(Annot(a.name, a.body) for a in annotations
-                 if a.name not in HIDDEN_ANNOTATIONS)
+    """P4Info's annotations; structured ones all pass, as p4c passes them."""
+    return tuple(_structured(a) if a.structured else Annot(a.name, a.body)
+                 for a in annotations if a.structured or a.name not in HIDDEN_ANNOTATIONS)
+
+
+def _structured(a: ast.Annotation) -> Annot:
+    return Annot(a.name, a.body, True, tuple(_literal(e, a.name) for e in a.args),
+                 tuple((key, _literal(e, a.name)) for key, e in a.pairs))
+
+
+def _literal(e: ast.Expression, name: str) -> AnnotationValue:
+    """A structured annotation's value: a string, an integer or a boolean known here."""
+    try:
+        value, vtype = fold(e, Scope())
+    except NotConstant:
+        value, vtype = None, None
+    if isinstance(vtype, StringT) or isinstance(vtype, BoolT):
+        return value  # type: ignore[no-any-return]
+    if isinstance(vtype, (IntT, BitsT)) and not isinstance(value, bool):
+        if not -(1 << 63) <= value < (1 << 63):
+            raise CompileError(e.span, f"integer {value} in structured annotation '@{name}' "
+                               "must fit in int64: use a string literal for larger values")
+        return int(value)
+    raise CompileError(e.span, f"structured annotation '@{name}' takes string, integer and "
+                       "boolean literals (or expressions of them)")
 
 
 def cp_extras(annotations: ast.Annotations) -> dict:

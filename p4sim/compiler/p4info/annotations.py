@@ -19,8 +19,35 @@ def annotation_text(annot: Annot) -> str:
 
 
 def annotation_strings(annots: Iterable[Annot], skip: frozenset[str] = frozenset()) -> list[str]:
-    return [annotation_text(a) for a in annots
-            if a.name not in _REPRESENTED_ELSEWHERE and a.name not in skip]
+    return [annotation_text(a) for a in annots if not a.structured
+            and a.name not in _REPRESENTED_ELSEWHERE and a.name not in skip]
+
+
+def add_structured_annotations(message: object, annots: Iterable[Annot]) -> None:
+    """Every structured annotation (``@name[...]``), its values typed as P4Runtime's
+    Expression (string, int64 or bool); source locations are not given, as in p4c."""
+    for annot in annots:
+        if not annot.structured:
+            continue
+        out = message.structured_annotations.add()  # type: ignore[attr-defined]
+        out.name = annot.name
+        if annot.pairs:
+            for key, value in annot.pairs:
+                pair = out.kv_pair_list.kv_pairs.add()
+                pair.key = key
+                _set_value(pair.value, value)
+        elif annot.values:
+            for value in annot.values:
+                _set_value(out.expression_list.expressions.add(), value)
+
+
+def _set_value(expression: Message, value: object) -> None:
+    if isinstance(value, bool):
+        expression.bool_value = value
+    elif isinstance(value, int):
+        expression.int64_value = value
+    else:
+        expression.string_value = value
 
 
 def has_annotation(annots: Iterable[Annot], name: str) -> bool:
@@ -50,6 +77,7 @@ def documentation(item: Named) -> Message | None:
 def fill_annotations(message: object, item: Named) -> None:
     """Set ``annotations`` and ``doc`` of a message that has both fields."""
     message.annotations.extend(annotation_strings(item.annotations))  # type: ignore[attr-defined]
+    add_structured_annotations(message, item.annotations)
     doc = documentation(item)
     if doc is not None:
         message.doc.CopyFrom(doc)  # type: ignore[attr-defined]

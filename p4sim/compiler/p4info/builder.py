@@ -15,7 +15,7 @@ from p4sim.compiler.control_plane import (
     ControllerHeaderInfo, CounterInfo, DigestInfo, MatchFieldInfo, MeterInfo, Named,
     RegisterInfo, StructMemberInfo, TableInfo, ValueSetInfo)
 from p4sim.compiler.p4info.annotations import (
-    annotation_strings, fill_annotations, has_annotation)
+    add_structured_annotations, annotation_strings, fill_annotations, has_annotation)
 from p4sim.compiler.p4info.errors import P4InfoError
 from p4sim.compiler.p4info.field_ids import allocate_field_ids
 from p4sim.compiler.p4info.ids import IdPrefix
@@ -207,6 +207,7 @@ class _Builder:
         if default_only and not has_annotation(annots, "defaultonly"):
             annots.append(Annot("defaultonly"))
         message.annotations.extend(annotation_strings(annots))
+        add_structured_annotations(message, annots)
         if table_only:
             message.scope = ActionScope.TABLE_ONLY
         elif default_only:
@@ -315,6 +316,7 @@ class _Builder:
             out.id = member_id
             out.name = member.name
             out.annotations.extend(annotation_strings(member.annotations))
+            add_structured_annotations(out, member.annotations)
             out.bitwidth = member.bitwidth
             if member.type_name and member.kind != "serializable_enum":
                 out.type_name.name = member.type_name
@@ -338,6 +340,7 @@ class _Builder:
             else:
                 out.other_match_type = kind
             out.annotations.extend(annotation_strings(field.annotations, skip=frozenset({"match"})))
+            add_structured_annotations(out, field.annotations)
         message.size = value_set.size
 
     def _digest(self, digest: DigestInfo) -> None:

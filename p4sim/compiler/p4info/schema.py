@@ -75,13 +75,15 @@ def _strings(name: str, number: int) -> Field:
 
 _PREAMBLE_FIELDS = (Field("id", 1, "int"), Field("name", 2, "string"),
                     Field("alias", 3, "string"), _strings("annotations", 4),
-                    _message("doc", 5, "Documentation"))
+                    _message("doc", 5, "Documentation"),
+                    _message("structured_annotations", 6, "StructuredAnnotation", True))
 _MATCH_FIELD_FIELDS = (Field("id", 1, "int"), Field("name", 2, "string"),
                        _strings("annotations", 3), Field("bitwidth", 4, "int"),
                        Field("match_type", 5, MatchType, oneof=True),
                        _message("doc", 6, "Documentation"),
                        Field("other_match_type", 7, "string", oneof=True),
-                       _message("type_name", 8, "P4NamedType"))
+                       _message("type_name", 8, "P4NamedType"),
+                       _message("structured_annotations", 9, "StructuredAnnotation", True))
 
 MESSAGES: Mapping[str, tuple[Field, ...]] = MappingProxyType({
     "P4Info": _fields(
@@ -100,7 +102,18 @@ MESSAGES: Mapping[str, tuple[Field, ...]] = MappingProxyType({
     "PkgInfo": _fields(Field("name", 1, "string"), Field("version", 2, "string"),
                        _message("doc", 3, "Documentation"), _strings("annotations", 4),
                        Field("arch", 5, "string"), Field("organization", 6, "string"),
-                       Field("contact", 7, "string"), Field("url", 8, "string")),
+                       Field("contact", 7, "string"), Field("url", 8, "string"),
+                       _message("structured_annotations", 9, "StructuredAnnotation", True)),
+    "StructuredAnnotation": _fields(
+        Field("name", 1, "string"),
+        _message("expression_list", 2, "ExpressionList", oneof=True),
+        _message("kv_pair_list", 3, "KeyValuePairList", oneof=True)),
+    "ExpressionList": _fields(_message("expressions", 1, "Expression", True)),
+    "KeyValuePairList": _fields(_message("kv_pairs", 1, "KeyValuePair", True)),
+    "KeyValuePair": _fields(Field("key", 1, "string"), _message("value", 2, "Expression")),
+    "Expression": _fields(Field("string_value", 1, "string", oneof=True),
+                          Field("int64_value", 2, "int", oneof=True),
+                          Field("bool_value", 3, "bool", oneof=True)),
     "Documentation": _fields(Field("brief", 1, "string"), Field("description", 2, "string")),
     "Preamble": _fields(*_PREAMBLE_FIELDS),
     "Table": _fields(
@@ -112,13 +125,16 @@ MESSAGES: Mapping[str, tuple[Field, ...]] = MappingProxyType({
         Field("is_const_table", 10, "bool"), Field("has_initial_entries", 11, "bool")),
     "MatchField": _fields(*_MATCH_FIELD_FIELDS),
     "ActionRef": _fields(Field("id", 1, "int"), _strings("annotations", 2),
-                         Field("scope", 3, ActionScope)),
+                         Field("scope", 3, ActionScope),
+                         _message("structured_annotations", 4, "StructuredAnnotation", True)),
     "Action": _fields(_message("preamble", 1, "Preamble"),
                       _message("params", 2, "ActionParam", True)),
     "ActionParam": _fields(Field("id", 1, "int"), Field("name", 2, "string"),
                            _strings("annotations", 3), Field("bitwidth", 4, "int"),
                            _message("doc", 5, "Documentation"),
-                           _message("type_name", 6, "P4NamedType")),
+                           _message("type_name", 6, "P4NamedType"),
+                           _message("structured_annotations", 7, "StructuredAnnotation",
+                                    True)),
     "ActionProfile": _fields(
         _message("preamble", 1, "Preamble"), Field("table_ids", 2, "int", repeated=True),
         Field("with_selector", 3, "bool"), Field("size", 4, "int"),
@@ -138,7 +154,9 @@ MESSAGES: Mapping[str, tuple[Field, ...]] = MappingProxyType({
                                         _message("metadata", 2, "PacketMetadata", True)),
     "PacketMetadata": _fields(Field("id", 1, "int"), Field("name", 2, "string"),
                               _strings("annotations", 3), Field("bitwidth", 4, "int"),
-                              _message("type_name", 5, "P4NamedType")),
+                              _message("type_name", 5, "P4NamedType"),
+                              _message("structured_annotations", 6, "StructuredAnnotation",
+                                       True)),
     "ValueSet": _fields(_message("preamble", 1, "Preamble"),
                         _message("match", 2, "MatchField", True), Field("size", 3, "int")),
     "Register": _fields(_message("preamble", 1, "Preamble"),

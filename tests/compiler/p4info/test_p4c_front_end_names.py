@@ -168,3 +168,47 @@ def test_registers_and_digests_of_enums_errors_and_bools(tmp_path: Path) -> None
     assert [m.name for m in info.type_info.enums["Kind"].members] == ["A", "B"]
     assert list(info.type_info.error.members)[:3] == ["NoError", "PacketTooShort", "NoMatch"]
     assert "EthType" in info.type_info.serializable_enums
+
+
+def _values(structured) -> list:
+    """A StructuredAnnotation's body as Python values, in order."""
+    if structured.HasField("kv_pair_list"):
+        return [(kv.key, getattr(kv.value, kv.value.WhichOneof("value")))
+                for kv in structured.kv_pair_list.kv_pairs]
+    return [getattr(e, e.WhichOneof("value")) for e in structured.expression_list.expressions]
+
+
+def test_structured_annotations_are_typed_values(tmp_path: Path) -> None:
+    """P4Runtime's structured annotations, as p4c's addAnnotations fills them: every
+    @name[...] on the objects P4Info lists, values folded to string, int64 or bool;
+    the unstructured ones stay strings beside them."""
+    result = compiled(tmp_path, """
+        @Act["a", 1 + 2, true] @plain("x")
+        action a(@P[w = -5] bit<8> v) { h.e.a = v; }
+        @Empty[] @Mode[mode = "HASH", big = 0x7fffffffffffffff, on = false]
+        table t { key = { h.e.a : exact @Key["k"]; } actions = { @Ref[1] a; NoAction; } }
+        apply { t.apply(); }""")
+    info = build_p4info(result.control_plane)
+    (table,) = info.tables
+    assert [(s.name, _values(s)) for s in table.preamble.structured_annotations] == [
+        ("Empty", []), ("Mode", [("mode", "HASH"), ("big", 2 ** 63 - 1), ("on", False)])]
+    assert not table.preamble.annotations
+    assert [_values(s) for s in table.match_fields[0].structured_annotations] == [["k"]]
+    assert [_values(s) for s in table.action_refs[0].structured_annotations] == [[1]]
+    action = next(a for a in info.actions if a.preamble.name == "I.a")
+    assert list(action.preamble.annotations) == ['@plain("x")']
+    assert [_values(s) for s in action.preamble.structured_annotations] == [["a", 3, True]]
+    assert [_values(s) for s in action.params[0].structured_annotations] == [[("w", -5)]]
+
+
+@pytest.mark.parametrize("annotation, message", [
+    ('@A[k = 1, k = 2]', "has the key 'k' more than once"),
+    ('@A[0x10000000000000000]', "must fit in int64"),
+    ('@A[h]', "takes string, integer and boolean literals"),
+    ('@A[k = ]', "expected"),
+])
+def test_bad_structured_annotations_are_refused(tmp_path: Path, annotation: str,
+                                                message: str) -> None:
+    with pytest.raises(CompileError, match=message):
+        compiled(tmp_path, f"{annotation} table t {{ actions = {{ NoAction; }} }} "
+                 "apply { t.apply(); }")
