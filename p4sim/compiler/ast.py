@@ -8,7 +8,7 @@ build their own IR, rather than mutating the tree.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Iterator, TypeVar, Union, dataclass_transform
 
 from p4sim.compiler.errors import SourceSpan
@@ -20,10 +20,20 @@ from p4sim.compiler.errors import SourceSpan
 _NodeClass = TypeVar("_NodeClass")
 
 
+# Field types (as written) that never hold a node the passes walk: scalars, and the
+# annotations, whose expressions are not code the program runs or names it uses.
+_LEAF_FIELD_TYPES = frozenset({"SourceSpan", "str", "bool", "int", "str | None",
+                               "int | None", "tuple[str, ...]", "Annotations"})
+
+
 @dataclass_transform(frozen_default=True, eq_default=False, field_specifiers=(field,))
 def node(cls: type[_NodeClass]) -> type[_NodeClass]:
     """Declare a node class (a frozen dataclass; type checkers see its fields)."""
-    return dataclass(frozen=True, eq=False, repr=False)(cls)
+    made = dataclass(frozen=True, eq=False, repr=False)(cls)
+    declared = fields(made)  # type: ignore[arg-type]
+    made._child_fields = tuple(  # type: ignore[attr-defined]
+        f.name for f in declared if str(f.type) not in _LEAF_FIELD_TYPES)
+    return made
 
 
 @node
@@ -702,25 +712,28 @@ class Program(Node):
 
 
 def child_nodes(n: Node) -> list[Node]:
-    """The nodes directly under ``n`` in field order: node fields, and the nodes of tuple
-    fields (the span, a NamedTuple, is not one). The one child walk every pass shares."""
+    """The nodes directly under ``n`` in field order, annotations left out: node fields,
+    and the nodes of tuple fields. The one child walk every pass shares."""
     out: list[Node] = []
-    for name in n.__dataclass_fields__:
+    for name in n._child_fields:  # type: ignore[attr-defined]  # set by @node
         value = getattr(n, name)
         if isinstance(value, Node):
             out.append(value)
         elif type(value) is tuple:
-            out.extend(v for v in value if isinstance(v, Node))
+            out += [v for v in value if isinstance(v, Node)]
     return out
 
 
 def walk(root: Node) -> Iterator[Node]:
     """Every node under ``root`` (itself included) in source order, annotations left
     out: their expressions are not code the program runs or names it uses."""
+    if isinstance(root, Annotation):
+        return
     stack: list[Node] = [root]
     while stack:
         n = stack.pop()
-        if isinstance(n, Annotation):
-            continue
         yield n
-        stack.extend(reversed(child_nodes(n)))
+        children = child_nodes(n)
+        if children:
+            children.reverse()
+            stack += children

@@ -11,6 +11,7 @@ Exit codes: 0 success, 1 bad program (located error on stderr), 2 usage error,
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import sys
@@ -221,6 +222,11 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # a process of its own (not a caller's): one short run building a
+        # large acyclic tree, which the cyclic collector would walk over and over for
+        # nothing (about 5% of fabric.p4's compile)
+        gc.freeze()
+        gc.set_threshold(100_000, 20, 20)
     try:
         args = _argument_parser().parse_args(_normalize(sys.argv[1:] if argv is None else argv))
         if args.version:
