@@ -100,6 +100,9 @@ def make_extern(lw: Lowering, decl: ast.Instantiation, target: ast.ExternDecl, n
             name, width, size, cell=None if plain else struct_member(lw.cp, name, cell),
             **extras))
     elif kind == "action_profile":
+        if annotation(decl.annotations, "max_group_size") is not None:
+            lw.warn(decl.span, f"Ignoring annotation @max_group_size on action profile "
+                    f"'{name}', which does not have a selector")
         obj.info.update(size=ex.const_int(args[0]), extras=extras)
         _declare_profile(lw, obj, with_selector=False)
     elif kind == "action_selector":

@@ -74,9 +74,11 @@ def documentation(item: Named) -> Message | None:
     return doc
 
 
-def fill_annotations(message: object, item: Named) -> None:
+def fill_annotations(message: object, item: Named, skip: frozenset[str] = frozenset()
+                     ) -> None:
     """Set ``annotations`` and ``doc`` of a message that has both fields."""
-    message.annotations.extend(annotation_strings(item.annotations))  # type: ignore[attr-defined]
+    message.annotations.extend(  # type: ignore[attr-defined]
+        annotation_strings(item.annotations, skip))
     add_structured_annotations(message, item.annotations)
     doc = documentation(item)
     if doc is not None:

@@ -119,11 +119,11 @@ class _Builder:
     # -- helpers ---------------------------------------------------------------
 
     def _preamble(self, preamble: Message, prefix: IdPrefix, item: Named,
-                  alias: str | None = None) -> None:
+                  alias: str | None = None, skip: frozenset[str] = frozenset()) -> None:
         preamble.id = self.symbols.id_of(prefix, item)
         preamble.name = plain_name(item.name)
         preamble.alias = alias if alias is not None else self.symbols.alias(item.name)
-        fill_annotations(preamble, item)
+        fill_annotations(preamble, item, skip)
 
     def _ref(self, prefix: IdPrefix, name: str, user: str) -> int:
         try:
@@ -235,7 +235,9 @@ class _Builder:
         if _hidden(profile):
             return
         message = self.info.action_profiles.add()
-        self._preamble(message.preamble, IdPrefix.ACTION_PROFILE, profile)
+        # p4c leaves @max_group_size out: max_group_size says it
+        self._preamble(message.preamble, IdPrefix.ACTION_PROFILE, profile,
+                       skip=frozenset({"max_group_size"}))
         owner = f"action profile '{plain_name(profile.name)}'"
         for table in profile.table_names:
             message.table_ids.append(self._ref(IdPrefix.TABLE, table, owner))

@@ -212,3 +212,22 @@ def test_bad_structured_annotations_are_refused(tmp_path: Path, annotation: str,
     with pytest.raises(CompileError, match=message):
         compiled(tmp_path, f"{annotation} table t {{ actions = {{ NoAction; }} }} "
                  "apply { t.apply(); }")
+
+
+def test_max_group_size_is_a_field_not_an_annotation(tmp_path: Path) -> None:
+    """p4c's addActionProfile leaves @max_group_size out of the preamble (it is
+    max_group_size), and ignores it, with a warning, on a profile without a selector."""
+    result = compiled(tmp_path, """
+        @max_group_size(200) @keep action_selector(HashAlgorithm.crc16, 32w1024, 32w14) sel;
+        @max_group_size(8) action_profile(32w128) prof;
+        table t { key = { h.e.a : selector; } actions = { NoAction; } implementation = sel; }
+        table u { actions = { NoAction; } implementation = prof; }
+        apply { t.apply(); u.apply(); }""")
+    profiles = {p.preamble.name: p for p in build_p4info(result.control_plane).action_profiles}
+    assert profiles["I.sel"].max_group_size == 200
+    assert list(profiles["I.sel"].preamble.annotations) == ["@keep"]
+    assert profiles["I.prof"].max_group_size == 0
+    assert not profiles["I.prof"].preamble.annotations
+    ignoring = [w.message for w in result.warnings if "@max_group_size" in w.message]
+    assert ignoring == ["Ignoring annotation @max_group_size on action profile 'I.prof', "
+                        "which does not have a selector"]
