@@ -17,8 +17,8 @@ from p4sim.compiler.lower.storage import (
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.values import Val
 from p4sim.compiler.semantic.types import (
-    AggregateT, BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StructT, UnionT,
-    VarbitT, bit_width)
+    AggregateT, BitsT, BoolT, EnumT, ErrorT, FieldT, HeaderT, IntT, P4Type, StructT, TupleT,
+    UnionT, VarbitT, bit_width)
 
 if TYPE_CHECKING:  # statements imports this module (through calls)
     from p4sim.compiler.lower.statements import StatementLowerer
@@ -281,6 +281,10 @@ def digest(call: ast.MethodCall, args: list, body: StatementLowerer) -> None:
     else:  # digest(r, data): T is the type of data, as P4's type inference gives it
         data = ex.lower(args[1])
         t = data.type
+        if t is None and isinstance(data.ref, tuple) and data.ref and data.ref[0] == "list":
+            t = TupleT(tuple(item.type for item in data.ref[1]))
+    if isinstance(t, TupleT):
+        t = _tuple_struct(body.lw, t, args[1].span)
     if isinstance(t, HeaderT) and any(isinstance(f.type, VarbitT) for f in t.fields):
         raise CompileError(call.span, f"the digest type '{t.name}' has a varbit field, "
                            "which a digest cannot carry")
@@ -306,6 +310,24 @@ def digest(call: ast.MethodCall, args: list, body: StatementLowerer) -> None:
     ident = lw.learn_lists[t.name].id
     body.emit("generate_digest", [J.as_param(receiver.data(call.span, 32)), J.hexstr(ident)],
               call)
+
+
+def _tuple_struct(lw: Lowering, t: TupleT, span: SourceSpan) -> StructT:
+    """The struct p4c's mid end makes of a tuple type (``tuple_0``, ``tuple_1``... in
+    order of first use, fields ``field``, ``field_0``...): a digest of a tuple is a
+    digest of that struct, in P4Info and the JSON alike."""
+    known = lw.tuple_structs.get(t)
+    if known is not None:
+        return known
+    for element in t.elements:
+        if not isinstance(element, (BitsT, BoolT, EnumT)):
+            raise CompileError(span, f"a digest of {t.describe()}: only bit<W>, int<W>, "
+                               "bool and enum elements can be carried (give a struct)")
+    names = ["field"] + [f"field_{i}" for i in range(len(t.elements) - 1)]
+    made = StructT(f"tuple_{len(lw.tuple_structs)}",
+                   tuple(FieldT(n, e) for n, e in zip(names, t.elements)))
+    lw.tuple_structs[t] = made
+    return made
 
 
 def _scalar_count(t: P4Type) -> int:
