@@ -154,11 +154,13 @@ class SerializableEnumInfo:
 @dataclass(frozen=True)
 class DigestInfo(Named):
     """``digest<T>(receiver, data)``; p4c names it by the type T and records T's fields
-    in type_info."""
+    in type_info. A tuple has no name: p4c calls its digest ``digest_N`` and writes the
+    tuple's element types in place (``struct_name`` is then empty)."""
 
     struct_name: str
     members: tuple[StructMemberInfo, ...]
-    is_header: bool = False   # digest<H> of a header type: type_spec.header, type_info.headers
+    # "struct"; "header" (type_spec.header, type_info.headers); "tuple" (type_spec.tuple)
+    kind: str = "struct"
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 // Corpus 379: digests of tuples, as p4c's own samples write them:
 // digest<tuple<bit<48>, bit<9>>>(...) and digest(r, {list}) with the type inferred.
-// p4c's mid end turns each distinct tuple type into a struct tuple_N (fields field,
-// field_0, ...), so P4Info lists one digest per tuple type, named after that struct.
+// A tuple has no name: p4c's P4Info calls these digests digest_0 and digest_1 and
+// lists the elements' types in type_spec.tuple (as its issue430-1-bmv2 output shows).
 #include <core.p4>
 #include <v1model.p4>
 

@@ -13,7 +13,7 @@ from p4sim.compiler.lower.layout import Layout
 from p4sim.compiler.lower.naming import fresh_name
 from p4sim.compiler.lower.storage import HeaderRef, StructRef
 from p4sim.compiler.semantic.scope import GlobalInfo
-from p4sim.compiler.semantic.types import StructT, TupleT
+from p4sim.compiler.semantic.types import TupleT
 
 
 @dataclass
@@ -99,8 +99,8 @@ class Lowering:
         self.field_list_by_index: dict[int, ir.FieldListIR] = {}
         self.empty_field_list: ir.FieldListIR | None = None
         self.learn_lists: dict[str, ir.FieldListIR] = {}
-        # each distinct tuple type a digest carries, as the struct p4c's mid end makes of it
-        self.tuple_structs: dict[TupleT, StructT] = {}
+        # each distinct tuple type a digest carries, and its digest's name (digest_N)
+        self.tuple_digests: dict[TupleT, str] = {}
         # one object per table name: a control instance applied twice shares its tables
         self.tables_by_name: dict[str, TableObj] = {}
         # instance name -> (its declaration, its binding): a control instance applied

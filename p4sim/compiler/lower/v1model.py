@@ -17,7 +17,7 @@ from p4sim.compiler.lower.storage import (
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.lower.values import Val
 from p4sim.compiler.semantic.types import (
-    AggregateT, BitsT, BoolT, EnumT, ErrorT, FieldT, HeaderT, IntT, P4Type, StructT, TupleT,
+    AggregateT, BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StructT, TupleT,
     UnionT, VarbitT, bit_width)
 
 if TYPE_CHECKING:  # statements imports this module (through calls)
@@ -283,12 +283,10 @@ def digest(call: ast.MethodCall, args: list, body: StatementLowerer) -> None:
         t = data.type
         if t is None and isinstance(data.ref, tuple) and data.ref and data.ref[0] == "list":
             t = TupleT(tuple(item.type for item in data.ref[1]))
-    if isinstance(t, TupleT):
-        t = _tuple_struct(body.lw, t, args[1].span)
     if isinstance(t, HeaderT) and any(isinstance(f.type, VarbitT) for f in t.fields):
         raise CompileError(call.span, f"the digest type '{t.name}' has a varbit field, "
                            "which a digest cannot carry")
-    if not isinstance(t, (StructT, HeaderT)):
+    if not isinstance(t, (StructT, HeaderT, TupleT)):
         raise CompileError(args[1].span if not call.type_args else call.span,
                            "the digest type must be a struct or a header" + (
                                "" if call.type_args else
@@ -298,42 +296,42 @@ def digest(call: ast.MethodCall, args: list, body: StatementLowerer) -> None:
     elements = flatten(body, data, args[1].span, copy=True)
     if len(elements) != _scalar_count(t):
         raise CompileError(args[1].span, f"digest data has {len(elements)} fields but "
-                           f"'{t.name}' has {_scalar_count(t)}")
+                           f"'{t.describe()}' has {_scalar_count(t)}")
     lw = body.lw
-    if t.name not in lw.learn_lists:
-        lst = ir.FieldListIR(t.name, len(lw.learn_lists) + 1, [j for j, _, _ in elements])
-        lw.learn_lists[t.name] = lst
+    name = _tuple_digest_name(lw, t) if isinstance(t, TupleT) else t.name
+    if name not in lw.learn_lists:
+        lst = ir.FieldListIR(name, len(lw.learn_lists) + 1, [j for j, _, _ in elements])
+        lw.learn_lists[name] = lst
         lw.program.learn_lists.append(lst)
-        lw.cp.digests.append(DigestInfo(t.name, t.name, tuple(
-            struct_member(lw.cp, f.name, f.type) for f in t.fields),
-            is_header=isinstance(t, HeaderT)))
-    ident = lw.learn_lists[t.name].id
+        if isinstance(t, TupleT):
+            lw.cp.digests.append(DigestInfo(name, "", tuple(
+                struct_member(lw.cp, "", e) for e in t.elements), kind="tuple"))
+        else:
+            lw.cp.digests.append(DigestInfo(name, t.name, tuple(
+                struct_member(lw.cp, f.name, f.type) for f in t.fields),
+                kind="header" if isinstance(t, HeaderT) else "struct"))
+    ident = lw.learn_lists[name].id
     body.emit("generate_digest", [J.as_param(receiver.data(call.span, 32)), J.hexstr(ident)],
               call)
 
 
-def _tuple_struct(lw: Lowering, t: TupleT, span: SourceSpan) -> StructT:
-    """The struct p4c's mid end makes of a tuple type (``tuple_0``, ``tuple_1``... in
-    order of first use, fields ``field``, ``field_0``...): a digest of a tuple is a
-    digest of that struct, in P4Info and the JSON alike."""
-    known = lw.tuple_structs.get(t)
-    if known is not None:
-        return known
-    for element in t.elements:
-        if not isinstance(element, (BitsT, BoolT, EnumT)):
-            raise CompileError(span, f"a digest of {t.describe()}: only bit<W>, int<W>, "
-                               "bool and enum elements can be carried (give a struct)")
-    names = ["field"] + [f"field_{i}" for i in range(len(t.elements) - 1)]
-    made = StructT(f"tuple_{len(lw.tuple_structs)}",
-                   tuple(FieldT(n, e) for n, e in zip(names, t.elements)))
-    lw.tuple_structs[t] = made
-    return made
+def _tuple_digest_name(lw: Lowering, t: TupleT) -> str:
+    """A tuple type has no name: p4c's P4Info (written before its mid end makes structs
+    of tuples) calls its digest ``digest_0``, ``digest_1``... in order of first use; the
+    JSON learn list takes the same name, which is how the switch's P4Runtime server
+    finds it."""
+    known = lw.tuple_digests.get(t)
+    if known is None:
+        known = lw.tuple_digests[t] = f"digest_{len(lw.tuple_digests)}"
+    return known
 
 
 def _scalar_count(t: P4Type) -> int:
     """How many scalar fields a (possibly nested) struct flattens to."""
     if isinstance(t, (StructT, HeaderT)):
         return sum(_scalar_count(f.type) for f in t.fields)
+    if isinstance(t, TupleT):
+        return sum(_scalar_count(e) for e in t.elements)
     return 1
 
 

@@ -350,9 +350,15 @@ class _Builder:
             return
         message = self.info.digests.add()
         self._preamble(message.preamble, IdPrefix.DIGEST, digest)
-        if digest.is_header:
+        if digest.kind == "header":
             message.type_spec.header.name = digest.struct_name
             self._header_type(digest.struct_name, digest.members)
+            return
+        if digest.kind == "tuple":
+            for member in digest.members:
+                _data_type_spec(message.type_spec.tuple.members.add(), member)
+                if member.struct_members is not None and member.type_name:
+                    self._struct_type(member.type_name, member.struct_members)
             return
         message.type_spec.struct.name = digest.struct_name
         self._struct_type(digest.struct_name, digest.members)

@@ -233,18 +233,21 @@ def test_max_group_size_is_a_field_not_an_annotation(tmp_path: Path) -> None:
                         "which does not have a selector"]
 
 
-def test_digest_of_a_tuple_is_a_digest_of_its_struct(tmp_path: Path) -> None:
-    """p4c's mid end makes a struct tuple_N (fields field, field_0, ...) of each tuple
-    type, before P4Info and the JSON are written: one digest per distinct tuple type,
-    a list argument without a type argument being a tuple too."""
+def test_digest_of_a_tuple_is_named_digest_n(tmp_path: Path) -> None:
+    """p4c writes P4Info before its mid end makes structs of tuples: a tuple digest is
+    digest_0, digest_1... (one per distinct tuple type, a list argument without a type
+    argument being a tuple too) with the elements in type_spec.tuple, as p4c's
+    issue430-1-bmv2 P4Info records (digest_0, id 401776493); the JSON's learn list has
+    the same name, which is how a switch's P4Runtime server pairs them."""
     result = compiled(tmp_path, "apply { digest<tuple<bit<8>, bit<8>>>(1, {h.e.a, h.e.b}); "
                       "digest(2, {h.e.a}); digest<tuple<bit<8>, bit<8>>>(3, {h.e.b, h.e.a}); }")
     info = build_p4info(result.control_plane)
-    assert [(d.preamble.name, d.type_spec.struct.name) for d in info.digests] == [
-        ("tuple_0", "tuple_0"), ("tuple_1", "tuple_1")]
-    members = [(m.name, m.type_spec.bitstring.bit.bitwidth)
-               for m in info.type_info.structs["tuple_0"].members]
-    assert members == [("field", 8), ("field_0", 8)]
+    assert [(d.preamble.name, d.preamble.id) for d in info.digests][0] == ("digest_0",
+                                                                          401776493)
+    assert [d.preamble.name for d in info.digests] == ["digest_0", "digest_1"]
+    assert [m.bitstring.bit.bitwidth for m in info.digests[0].type_spec.tuple.members] == [
+        8, 8]
+    assert not info.type_info.structs
     learn_lists = result.bmv2_json["learn_lists"]
     assert [(ll["name"], len(ll["elements"])) for ll in learn_lists] == [
-        ("tuple_0", 2), ("tuple_1", 1)]
+        ("digest_0", 2), ("digest_1", 1)]
