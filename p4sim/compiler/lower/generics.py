@@ -12,7 +12,8 @@ from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError
 from p4sim.compiler.lower.stack_index import has_call
 from p4sim.compiler.semantic.scope import Scope, TypeBinding
-from p4sim.compiler.semantic.types import IntT, P4Type
+from p4sim.compiler.semantic.types import (
+    AggregateT, BitsT, BoolT, EnumT, ErrorT, IntT, P4Type, StackT, TupleT, VarbitT)
 
 if TYPE_CHECKING:
     from p4sim.compiler.lower.statements import StatementLowerer
@@ -28,7 +29,13 @@ def bind_type_arguments(decl: ast.FunctionDecl, call: ast.MethodCall,
             raise CompileError(call.span, f"function '{decl.name}' has {len(names)} type "
                                f"parameter(s), got {len(call.type_args)} type argument(s)")
         for name, given in zip(names, call.type_args):
-            scope.declare(name, TypeBinding(caller.expr.resolve(given)))
+            resolved = caller.expr.resolve(given)
+            if not _holds_values(resolved):
+                raise CompileError(given.span, f"type argument {resolved.describe()} for "
+                                   f"'{name}' of function '{decl.name}': a function's "
+                                   "parameters hold values, and no value of this type can be "
+                                   "stored")
+            scope.declare(name, TypeBinding(resolved))
         return
     inferred: dict[str, P4Type] = {}
     for param, arg in zip(decl.params, args):
@@ -49,4 +56,21 @@ def bind_type_arguments(decl: ast.FunctionDecl, call: ast.MethodCall,
             raise CompileError(call.span, f"cannot infer type parameter '{var}' of "
                                f"function '{decl.name}': give it explicitly "
                                f"({decl.name}<...>(...))")
+        if not _holds_values(inferred[var]):
+            raise CompileError(call.span, f"type parameter '{var}' of function "
+                               f"'{decl.name}' would be {inferred[var].describe()}, of which "
+                               "no value can be stored")
         scope.declare(var, TypeBinding(inferred[var]))
+
+
+def _holds_values(t: P4Type) -> bool:
+    """Whether a variable of ``t`` can exist (not match_kind, string, int, externs...)."""
+    if isinstance(t, (BitsT, BoolT, EnumT, ErrorT, VarbitT)):
+        return True
+    if isinstance(t, AggregateT):
+        return all(_holds_values(f.type) for f in t.fields)
+    if isinstance(t, StackT):
+        return _holds_values(t.element)
+    if isinstance(t, TupleT):
+        return all(_holds_values(e) for e in t.elements)
+    return False

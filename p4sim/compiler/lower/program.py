@@ -22,9 +22,9 @@ from p4sim.compiler.lower.parsers import lower_parser
 from p4sim.compiler.lower.storage import HeaderRef, StructRef
 from p4sim.compiler.lower.text import source_info
 from p4sim.compiler.semantic.scope import (
-    ConstBinding, DeclBinding, GlobalInfo, Scope, build_global_scope)
+    ConstBinding, DeclBinding, GlobalInfo, Scope, TypeBinding, build_global_scope)
 from p4sim.compiler.semantic.types import (
-    BitsT, FieldT, HeaderT, P4Type, StructT, bit_width)
+    AggregateT, BitsT, FieldT, HeaderT, P4Type, StructT, bit_width)
 
 V1SWITCH_ROLES = ("parser", "verify_checksum", "ingress", "egress", "compute_checksum",
                   "deparser")
@@ -259,13 +259,24 @@ def _metadata_field(lw: Lowering, f: FieldT) -> StructMemberInfo:
                    fixed_id=extras["fixed_id"])
 
 
+def _type_name(lw: Lowering, t: ast.Type) -> str:
+    """The name of the struct, header or extern a parameter's type denotes, through
+    typedefs (``typedef standard_metadata_t std_m;``)."""
+    if not isinstance(t, ast.NamedType):
+        return ""
+    binding = lw.info.scope.lookup(t.name)
+    if isinstance(binding, TypeBinding) and isinstance(binding.type, AggregateT):
+        return binding.type.name
+    return t.name
+
+
 def _bindings(lw: Lowering, decl, role: str) -> dict[str, Any]:
     """Parameter name -> storage for a V1Switch block: packet, then headers, then
     metadata, then standard metadata, by position as V1Switch declares them."""
     out: dict[str, Any] = {}
     data = [lw.hdr_ref, lw.meta_ref]
     for p in decl.params:
-        tname = p.type.name if isinstance(p.type, ast.NamedType) else ""
+        tname = _type_name(lw, p.type)
         if tname in ("packet_in", "packet_out"):
             out[p.name] = PacketRef(tname)
         elif tname == "standard_metadata_t":

@@ -26,6 +26,7 @@ from p4sim.compiler.lower.storage import FieldRef, ParamRef
 from p4sim.compiler.lower.text import expr_text, source_info
 from p4sim.compiler.semantic.scope import DeclBinding, Scope
 from p4sim.compiler.semantic.types import BitsT, BoolT, EnumT, ErrorT, bit_width
+from p4sim.compiler.unparse import unparse
 
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional", "selector")
 
@@ -44,6 +45,11 @@ def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
     if bound:
         if len(bound) > len(decl.params):
             raise CompileError(bound[0].span, f"too many arguments for action '{decl.name}'")
+        for p, arg in zip(decl.params, bound):
+            if not p.direction:
+                raise CompileError(arg.span, f"parameter '{p.name}' of action '{decl.name}' "
+                                   "cannot be bound in the actions list: it is set by the "
+                                   "control plane")
         caller = StatementLowerer(lw, caller_scope or decl_scope)
         caller.out = body.out
         bind_parameters(decl.params[:len(bound)], [a.value for a in bound], caller, scope,
@@ -74,6 +80,18 @@ def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
                        action_param_infos(decl.params[len(bound):], body.expr, lw.cp),
                        from_table=True)
     return action
+
+
+def _check_same_bound_arguments(default: ast.ActionRef, listed: ast.ActionRef) -> None:
+    """The default action repeats the arguments its entry in the actions list binds."""
+    for k, bound in enumerate(listed.args):
+        given = default.args[k] if k < len(default.args) else None
+        if given is None or unparse(given.value) != unparse(bound.value):
+            where = given.span if given is not None else default.span
+            shown = unparse(given.value) if given is not None else "(missing)"
+            raise CompileError(where, f"{shown}: argument of the default action does not "
+                               f"match the one the actions list binds: "
+                               f"{unparse(bound.value)}")
 
 
 def find_action(scope: Scope, ref: ast.ActionRef, table: str) -> tuple[ast.ActionDecl, Scope]:
@@ -274,9 +292,11 @@ class TableLowering:
             raise CompileError(ref.span, f"default action '{ref.name}' is not in the actions "
                                f"of table '{self.decl.name}'")
         action, _ = ids[name]
-        data = self._action_data(ref, decl)
         listed = [r for r in (self.props["actions"].actions or ())
                   if r.name.lstrip(".") == ref.name.lstrip(".")]
+        if listed:
+            _check_same_bound_arguments(ref, listed[0])
+        data = self._action_data(ref, decl)
         if any(annotation(r.annotations, "tableonly") for r in listed):
             raise CompileError(ref.span, f"action '{ref.name}' is @tableonly and cannot be "
                                "the default action")

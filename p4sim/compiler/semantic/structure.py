@@ -10,11 +10,14 @@ first violation in source order:
   states, table properties, extern methods of one arity, the locals of a control or
   parser, the program's own top-level types, constants and instances, the members of
   one ``error`` or ``match_kind`` declaration, the labels of one ``switch``;
-- a default value on an ``out``, ``inout`` or ``@optional`` parameter;
+- a default value on an ``out``, ``inout`` or ``@optional`` parameter; a direction on
+  a ``string`` parameter; an extern constructor with a return type; ``type`` over
+  anything but a base type;
 - the built-in parser states ``accept`` and ``reject`` defined by the program;
 - ``default`` anywhere but last in a ``switch``;
 - ``break`` and ``continue`` outside a ``for`` loop, ``exit`` inside a function,
-  ``return`` and ``exit`` inside a parser state.
+  ``return`` and ``exit`` inside a parser state;
+- a table applied from an action.
 """
 from __future__ import annotations
 
@@ -25,6 +28,8 @@ from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError, SourceSpan
 
 _BUILTIN_STATES = ("accept", "reject")
+# what ``type`` (a new type) cannot be made of: P4 allows it over base types only
+_NOT_BASE_TYPES = (ast.TupleType, ast.StackType, ast.DontCareType, ast.MatchKindType)
 
 
 # Top-level declarations that cannot be overloaded (callables can, by arity).
@@ -56,7 +61,18 @@ def _check_declaration(decl: Any) -> None:
     _unique(((p.name, p.span) for p in (*type_params, *params)), "parameter")
     for param in params:
         _check_default(param)
+        if param.direction and isinstance(param.type, ast.StringType):
+            raise CompileError(param.span, f"{param.name}: a parameter of type string "
+                               "cannot have a direction")
+    if isinstance(decl, ast.TypedefDecl) and decl.is_new_type and \
+            isinstance(decl.type, _NOT_BASE_TYPES):
+        raise CompileError(decl.span, f"{decl.name}: 'type' can only be applied to base "
+                           "types (bit<W>, int<W>, bool, or a name for one)")
     if isinstance(decl, ast.ExternDecl):
+        for method in decl.methods:
+            if method.name == decl.name and method.return_type is not None:
+                raise CompileError(method.span, f"{decl.name}: a constructor cannot have "
+                                   "a return type")
         # methods (and constructors) overload by arity only
         _unique(((f"{m.name}/{len(m.params)}", m.span) for m in decl.methods), "method")
         for method in decl.methods:
@@ -67,12 +83,26 @@ def _check_declaration(decl: Any) -> None:
         _unique(_local_names(decl.locals), "declaration")
         for local in decl.locals:
             _check_declaration(local)
+        tables = {d.name for d in decl.locals if isinstance(d, ast.TableDecl)}
+        for local in decl.locals:
+            if isinstance(local, ast.ActionDecl):
+                _check_no_table_applied(local, tables)
         if decl.apply is not None:
             _check_body(decl.apply, in_function=False)
     elif isinstance(decl, ast.TableDecl):
         _unique(((p.name, p.span) for p in decl.properties), "table property")
     elif isinstance(decl, (ast.ActionDecl, ast.FunctionDecl)):
         _check_body(decl.body, in_function=isinstance(decl, ast.FunctionDecl))
+
+
+def _check_no_table_applied(action: ast.ActionDecl, tables: set[str]) -> None:
+    """An action runs as a table's result: it cannot apply a table itself."""
+    for node in ast.walk(action.body):
+        if isinstance(node, ast.MethodCall) and isinstance(node.target, ast.Member) and \
+                node.target.member == "apply" and isinstance(node.target.expr, ast.Name) \
+                and node.target.expr.name in tables:
+            raise CompileError(node.span, f"{node.target.expr.name}.apply(): tables cannot "
+                               f"be applied from actions (in action '{action.name}')")
 
 
 def _check_default(param: ast.Parameter) -> None:

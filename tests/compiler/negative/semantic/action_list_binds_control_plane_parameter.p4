@@ -1,0 +1,19 @@
+// A directionless (control-plane) parameter bound in the actions list (p4c: "parameter d cannot be bound: it is set by the control plane").
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> f; bit<32> g; }
+struct H { h_t h; }
+struct M { }
+
+parser P(packet_in p, out H h, inout M m, inout standard_metadata_t s) { state start { p.extract(h.h); transition accept; } }
+control VC(inout H h, inout M m) { apply { } }
+control I(inout H h, inout M m, inout standard_metadata_t s) {
+    action a(inout bit<32> b, bit<32> d) { b = d; }
+    table t { key = { h.h.f : exact; } actions = { a(h.h.g, 0); } default_action = a(h.h.g, 1); }
+    apply { t.apply(); }
+
+}
+control E(inout H h, inout M m, inout standard_metadata_t s) { apply { } }
+control CC(inout H h, inout M m) { apply { } }
+control D(packet_out p, in H h) { apply { p.emit(h.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
