@@ -142,6 +142,7 @@ class _Body:
             elif isinstance(local, ast.Instantiation):
                 for a in local.args:
                     self.typer().type_of(a.value)
+                self.typer().check_constructor_call(local)
                 self.scope.declare(local.name, DeclBinding(local, self.scope))
             elif isinstance(local, (ast.VariableDecl, ast.ConstantDecl)):
                 self.declaration(local)

@@ -18,7 +18,7 @@ from p4sim.compiler.semantic.expr_types import (
     HEADER_METHODS, ExprTyper, Named, TableResult, Typed, check_assignable, extern_decl)
 from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, Scope, TypeBinding
 from p4sim.compiler.semantic.types import (
-    ExternT, HeaderT, P4Type, StackT, TypeVarT, UnionT, VoidT)
+    ExternT, HeaderT, IntT, P4Type, StackT, TypeVarT, UnionT, VoidT)
 from p4sim.compiler.unparse import unparse
 
 _Params = tuple[ast.Parameter, ...]
@@ -153,8 +153,55 @@ class CallTyper(ExprTyper):
         for i, p in enumerate(decl.type_params):
             inner.declare(p.name, TypeBinding(type_args[i] if given else TypeVarT(p.name)))
         inner = _with_type_params(inner, method.type_params, e.type_args, self)
+        if not e.type_args:
+            self._check_widths_inferable(method, e)
         self._check_arguments(method.params, e, inner)
         return _result(method.return_type, inner) if method.return_type else None
+
+    def _check_widths_inferable(self, method: ast.MethodPrototype, e: ast.MethodCall) -> None:
+        """A method type parameter only int literals give has no width to take."""
+        variables = {p.name for p in method.type_params}
+        literal_only: dict[str, ast.Expression] = {}
+        typed: set[str] = set()
+        for param, arg in _pairs(method.params, e.args):
+            if not (isinstance(param.type, ast.NamedType) and param.type.name in variables):
+                continue
+            if isinstance(self.type_of(arg.value), IntT):
+                literal_only.setdefault(param.type.name, arg.value)
+            elif not isinstance(arg.value, ast.DontCare):
+                typed.add(param.type.name)
+        for name, arg_value in literal_only.items():
+            if name not in typed:
+                raise CompileError(arg_value.span, f"{unparse(arg_value)}: could not infer a "
+                                   f"width for type parameter '{name}' of "
+                                   f"'{method.name}' (give it: {method.name}<bit<W>>(...))")
+
+    def check_constructor_call(self, inst: ast.Instantiation) -> None:
+        """An extern instance's arguments against the constructor they pick (the
+        extern's type parameters bound to the instance's type arguments); an
+        initializer block on anything but an extern instance."""
+        if not isinstance(inst.type, ast.NamedType):
+            return
+        binding = self.scope.lookup(inst.type.name)
+        if not (isinstance(binding, DeclBinding) and isinstance(binding.decl, ast.ExternDecl)):
+            if inst.initializer:
+                raise CompileError(inst.span, f"{inst.name}: only an extern instance takes "
+                                   "an initializer block (its abstract methods), and "
+                                   f"'{inst.type.name}' is not an extern")
+            return
+        decl = binding.decl
+        constructors = [m for m in decl.methods if m.name == decl.name and m.return_type is None]
+        call = ast.MethodCall(ast.Name(decl.name, span=inst.span), (), inst.args,
+                              span=inst.span)
+        chosen = _overload(constructors, call, decl.name) if constructors else None
+        if chosen is None:
+            return
+        inner = binding.scope.child()
+        given = len(inst.type.type_args) == len(decl.type_params)
+        for i, p in enumerate(decl.type_params):
+            t = self.resolve(inst.type.type_args[i]) if given else None
+            inner.declare(p.name, TypeBinding(t if t is not None else TypeVarT(p.name)))
+        self._check_arguments(chosen.params, call, inner)
 
     # ------------------------------------------------------------------ arguments
     def _check_arguments(self, params: _Params, e: ast.MethodCall, decl_scope: Scope) -> None:

@@ -282,6 +282,10 @@ def assignable(target: P4Type | None, source: P4Type | None) -> bool:
     if isinstance(target, BoolT):
         return not isinstance(source, (BitsT, IntT, HeaderT, StructT, UnionT, StackT,
                                        EnumT, ErrorT, StringT))
+    if isinstance(target, StringT):
+        return isinstance(source, (StringT, TypeVarT))
+    if isinstance(target, IntT):
+        return isinstance(source, (IntT, BitsT, TypeVarT))
     return True
 
 

@@ -1,0 +1,19 @@
+// An extern constructor given a bool for a bit<1> parameter (p4c: "Cannot unify type 'bool' with type 'bit<1>'").
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> f; bit<32> g; }
+struct H { h_t h; }
+struct M { }
+extern EE { EE(bit<1> x); void f(); }
+
+parser P(packet_in p, out H h, inout M m, inout standard_metadata_t s) { state start { p.extract(h.h); transition accept; } }
+control VC(inout H h, inout M m) { apply { } }
+control I(inout H h, inout M m, inout standard_metadata_t s) {
+    EE(true) e;
+    apply { e.f(); }
+
+}
+control E(inout H h, inout M m, inout standard_metadata_t s) { apply { } }
+control CC(inout H h, inout M m) { apply { } }
+control D(packet_out p, in H h) { apply { p.emit(h.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
