@@ -62,6 +62,18 @@ def _out_field(body: StatementLowerer, e: ast.Expression, what: str) -> Val:
     return val
 
 
+def _dropped_result(body: StatementLowerer, typed_by: list, call: ast.MethodCall) -> Val:
+    """Scratch storage for an out argument given as ``_``, typed by the arguments that
+    share its type parameter (an int literal gives no width, as in p4c)."""
+    for arg in typed_by:
+        t = body.expr.lower(arg).type
+        if isinstance(t, BitsT):
+            ref = body.lw.layout.temp(t)
+            return Val(t, ref.json(), ref=ref)
+    raise CompileError(call.span, "could not infer a width for the result given as '_': "
+                       "give the bounds a width (8w0) or the result a variable")
+
+
 # ---------------------------------------------------------------------- data lists
 def flatten(body: StatementLowerer, val: Val, span: SourceSpan, copy: bool = False
             ) -> list[tuple[dict, int, str]]:
@@ -201,7 +213,10 @@ def extern_function(decl: ast.ExternFunctionDecl, call: ast.MethodCall,
         body.emit("truncate", [J.as_param(length.data(call.span, 32))], call)
         return None
     if name == "random":
-        dest = _out_field(body, args[0], "the result of random()")
+        if isinstance(args[0], ast.DontCare):  # random(_, lo, hi): the value is dropped
+            dest = _dropped_result(body, args[1:3], call)
+        else:
+            dest = _out_field(body, args[0], "the result of random()")
         assert dest.type is not None  # a field or variable has a type
         lo = ex.lower_typed(args[1], dest.type)
         hi = ex.lower_typed(args[2], dest.type)

@@ -189,3 +189,13 @@ def test_header_union_stack_member_must_exist(tmp_path: Path) -> None:
         compile_program(str(program))
     assert err.value.message == "header_union 'u_t' has no member 'c'"
     assert err.value.span.line == 13
+
+
+def test_random_result_dropped_with_dont_care(tmp_path: Path) -> None:
+    """random(_, lo, hi): the out argument is '_', its type comes from the bounds (the
+    packet goes on untouched); with int-literal bounds there is no width to take."""
+    result = run(tmp_path, "        random(_, 8w0, 8w9);",
+                 "packet 1 05 01 0000 0000\nexpect 2 05 01 0000 0000\n")
+    assert result.passed, result.report
+    with pytest.raises(CompileError, match="could not infer a width"):
+        compile_body(tmp_path, "        random(_, 0, 9);")
