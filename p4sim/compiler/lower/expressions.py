@@ -19,7 +19,7 @@ from p4sim.compiler.lower.storage import (
 from p4sim.compiler.lower.values import Val, const_val
 from p4sim.compiler.semantic import operators as ops
 from p4sim.compiler.semantic.scope import (
-    ConstBinding, ErrorMemberBinding, Scope, TypeBinding, resolve_type)
+    ConstBinding, ErrorMemberBinding, Scope, StructValue, TypeBinding, resolve_type)
 from p4sim.compiler.lower.equality import AGGREGATES, aggregate_equal, compare_with_invalid
 from p4sim.compiler.semantic.types import (
     BitsT, BoolT, EnumT, ErrorT, HeaderT, IntT, P4Type, StringT, StructT, TupleT, UnionT,
@@ -46,6 +46,15 @@ class StackMember:
         self.stack = stack
         self.which = which
         self.member = member
+
+
+def _struct_constant(value: StructValue, t: P4Type) -> Val:
+    """A struct constant as a built struct value: its fields are constants."""
+    items = tuple((name, _struct_constant(v, ft) if isinstance(v, StructValue) else
+                   const_val(v, ft)) for name, v, ft in value.fields)
+    made = Val(t, None, ref=("struct", items, None))
+    made.readonly = "it is a constant"
+    return made
 
 
 class ExprLowerer:
@@ -167,6 +176,8 @@ class ExprLowerer:
         if isinstance(binding, ConstBinding):
             if isinstance(binding.type, StringT):
                 return Val(StringT(), const=binding.value)
+            if isinstance(binding.value, StructValue):
+                return _struct_constant(binding.value, binding.type)
             return const_val(binding.value, binding.type)
         if isinstance(binding, (FieldRef, DynFieldRef, ParamRef)):
             if isinstance(binding.type, BoolT):
@@ -206,6 +217,12 @@ class ExprLowerer:
                 raise CompileError(span, f"header_union '{ref.stack.type.element.name}' "
                                    f"has no member '{name}'")
             return Val(ftype, None, ref=StackMember(ref.stack, ref.which, name))
+        if isinstance(ref, tuple) and ref and ref[0] == "struct" and \
+                isinstance(base.type, StructT):
+            for field_name, field_val in ref[1]:
+                if field_name == name:
+                    return field_val  # type: ignore[no-any-return]
+            raise CompileError(span, f"struct '{base.type.name}' has no field '{name}'")
         if isinstance(ref, TypeBinding) and isinstance(ref.type, EnumT):
             value = ref.type.value_of(name)
             if value is None:

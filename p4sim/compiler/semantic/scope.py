@@ -407,8 +407,50 @@ def _is_prototype(decl: Any) -> bool:
     return bool(getattr(decl, "is_type_decl", False))
 
 
+@dataclass(frozen=True)
+class StructValue:
+    """A struct constant's value: each field's (name, value, type), a nested struct's
+    value a StructValue itself."""
+
+    fields: tuple[tuple[str, Any, P4Type], ...]
+
+
+def struct_value(e: ast.Expression, target: StructT, scope: Scope,
+                 const_eval: ConstEval) -> StructValue:
+    """The value of a struct constant's initializer (``{ a = 1, b = 2 }`` or
+    ``{ 1, 2 }``), each field folded and checked against its type."""
+    if isinstance(e, ast.StructExpression) and not e.rest:
+        given = {f.name: f.value for f in e.fields}
+        unknown = [n for n in given if target.field_type(n) is None]
+        if unknown:
+            raise CompileError(e.span, f"'{target.name}' has no field '{unknown[0]}'")
+    elif isinstance(e, ast.ListExpression):
+        if len(e.elements) != len(target.fields):
+            raise CompileError(e.span, f"'{target.name}' has {len(target.fields)} fields but "
+                               f"the initializer has {len(e.elements)}")
+        given = {f.name: v for f, v in zip(target.fields, e.elements)}
+    else:
+        raise CompileError(e.span, "expected a compile-time constant")
+    values: list[tuple[str, Any, P4Type]] = []
+    for f in target.fields:
+        if f.name not in given:
+            raise CompileError(e.span, f"the constant's field '{f.name}' has no value")
+        item = given[f.name]
+        if isinstance(f.type, StructT):
+            values.append((f.name, struct_value(item, f.type, scope, const_eval), f.type))
+            continue
+        value, vtype = const_eval(item, scope)
+        values.append((f.name, coerce_constant(value, vtype, f.type, item.span), f.type))
+    return StructValue(tuple(values))
+
+
 def declare_constant(decl: ast.ConstantDecl, scope: Scope, const_eval: ConstEval) -> None:
     target = resolve_type(decl.type, scope, const_eval)
+    if isinstance(target, StructT) and isinstance(decl.value, (ast.StructExpression,
+                                                                ast.ListExpression)):
+        scope.declare(decl.name, ConstBinding(
+            struct_value(decl.value, target, scope, const_eval), target))
+        return
     value, vtype = const_eval(decl.value, scope)
     value = coerce_constant(value, vtype, target, decl.value.span)
     scope.declare(decl.name, ConstBinding(value, target))

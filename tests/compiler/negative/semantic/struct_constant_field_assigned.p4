@@ -1,0 +1,15 @@
+// A struct constant is read-only: its fields cannot be assigned.
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> f; bit<8> g; }
+struct H { h_t h; }
+struct pair_t { bit<8> a; bit<8> b; }
+struct M { pair_t p; }
+const pair_t P0 = { a = 8w3, b = 8w4 };
+parser P(packet_in p, out H h, inout M m, inout standard_metadata_t s) { state start { p.extract(h.h); transition accept; } }
+control V(inout H h, inout M m) { apply { } }
+control I(inout H h, inout M m, inout standard_metadata_t s) { apply { P0.a = 1; } }
+control E(inout H h, inout M m, inout standard_metadata_t s) { apply { } }
+control C(inout H h, inout M m) { apply { } }
+control D(packet_out p, in H h) { apply { p.emit(h.h); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
