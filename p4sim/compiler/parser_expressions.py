@@ -57,7 +57,12 @@ class ExpressionRules(TypeRules):
             return None
         if tok.text == ">" and self._at_shift_right():
             return ">>"
+        if tok.text == "+" and self._at_plus_slice():
+            return None  # ``e[lo +: width]``: the slice's operator, not an addition
         return tok.text
+
+    def _at_plus_slice(self) -> bool:
+        return self._at("+") and self._at(":", 1) and not self._peek(1).space_before
 
     # BNF: prefix_expression : ( '!' | '~' | '-' | '+' ) prefix_expression
     #                        | '(' type_ref ')' prefix_expression
@@ -111,7 +116,17 @@ class ExpressionRules(TypeRules):
             elif self._at("["):
                 self._advance()
                 index = self._parse_expression()
-                if self._accept(":"):
+                if self._at_plus_slice():
+                    # ``e[lo +: w]`` is ``e[lo + w - 1 : lo]`` (P4_16 bit slices)
+                    self._advance()
+                    self._advance()
+                    width = self._parse_expression()
+                    self._expect("]", "to close the bit slice")
+                    one = ast.IntLiteral(1, span=width.span)
+                    high = ast.Binary("+", index, ast.Binary("-", width, one, span=width.span),
+                                      span=index.span)
+                    expr = ast.Slice(expr, high, index, span=expr.span)
+                elif self._accept(":"):
                     low = self._parse_expression()
                     self._expect("]", "to close the bit slice")
                     expr = ast.Slice(expr, index, low, span=expr.span)

@@ -21,6 +21,7 @@ from p4sim.compiler.lower.package_info import package_info
 from p4sim.compiler.lower.parsers import lower_parser
 from p4sim.compiler.lower.storage import HeaderRef, StructRef
 from p4sim.compiler.lower.text import source_info
+from p4sim.compiler.semantic.package_arguments import in_parameter_order, instantiated_block
 from p4sim.compiler.semantic.scope import (
     ConstBinding, DeclBinding, GlobalInfo, Scope, TypeBinding, build_global_scope)
 from p4sim.compiler.semantic.types import (
@@ -102,17 +103,12 @@ def _main_blocks(info: GlobalInfo, program_file: str) -> dict[str, tuple[Any, Sc
     blocks = {}
     scope = info.scope
     for role, value in zip(V1SWITCH_ROLES, _package_arguments(main, scope)):
-        if isinstance(value, ast.ConstructorCall) and isinstance(value.type, ast.NamedType):
-            name, ctor_args = value.type.name, value.args
-        elif isinstance(value, ast.MethodCall) and isinstance(value.target, ast.Name):
-            name, ctor_args = value.target.name, value.args
-        elif isinstance(value, ast.Name):
-            inst = scope.lookup(value.name)
-            if not isinstance(inst, DeclBinding) or not isinstance(inst.decl, ast.Instantiation):
-                raise CompileError(value.span, f"'{value.name}' is not an instance")
-            name, ctor_args = inst.decl.type.name, inst.decl.args  # type: ignore[attr-defined]
-        else:
-            raise CompileError(value.span, f"unsupported V1Switch argument for the {role}")
+        reference = instantiated_block(value, scope)
+        if reference is None:
+            raise CompileError(value.span, f"'{value.name}' is not an instance"
+                               if isinstance(value, ast.Name) else
+                               f"unsupported V1Switch argument for the {role}")
+        name, ctor_args = reference
         binding = scope.lookup(name)
         if not isinstance(binding, DeclBinding) or not isinstance(
                 binding.decl, (ast.ParserDecl, ast.ControlDecl)) or binding.decl.is_type_decl:
@@ -133,8 +129,8 @@ def _package_arguments(main: ast.Instantiation, scope: Scope) -> list[ast.Expres
     if not any(a.name for a in main.args) or not isinstance(package, DeclBinding) \
             or not isinstance(package.decl, ast.PackageDecl):
         return [a.value for a in main.args]
-    bound = bind_arguments(package.decl.params, main.args, "V1Switch", main.span)
-    return [b for b in bound if b is not None]
+    bind_arguments(package.decl.params, main.args, "V1Switch", main.span)  # names valid
+    return [b for b in in_parameter_order(main, package.decl.params) if b is not None]
 
 
 def _with_constructor_args(decl, scope: Scope, args) -> Scope:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError
+from p4sim.compiler.semantic.package_arguments import in_parameter_order, instantiated_block
 from p4sim.compiler.semantic.scope import DeclBinding, GlobalInfo
 
 # V1Switch's parameter names, which p4c's back end looks the pipeline blocks up by.
@@ -53,12 +54,7 @@ def _check_block_parameters(main: ast.Instantiation, package: ast.PackageDecl,
     """Each block given to the package takes the parameters its package parameter's
     type declares, in number and direction (p4c unifies the two types and refuses a
     verify-checksum control taking ``in H`` where VerifyChecksum has ``inout H``)."""
-    by_name = {a.name: a.value for a in main.args if a.name}
-    positional = [a.value for a in main.args if not a.name]
-    for index, param in enumerate(package.params):
-        arg = by_name.get(param.name)
-        if arg is None and index < len(positional):
-            arg = positional[index]
+    for param, arg in zip(package.params, in_parameter_order(main, package.params)):
         expected = _block_type(param.type, info)
         given = _block_of(arg, info) if arg is not None else None
         if expected is None or given is None or arg is None:
@@ -90,19 +86,9 @@ def _block_type(t: ast.Type, info: GlobalInfo) -> ast.ControlDecl | ast.ParserDe
 
 
 def _block_of(arg: ast.Expression, info: GlobalInfo) -> ast.ControlDecl | ast.ParserDecl | None:
-    """The control or parser a package argument instantiates: ``I()``, or the name of an
-    instance declared as ``I() ig;``."""
-    name = None
-    if isinstance(arg, ast.ConstructorCall) and isinstance(arg.type, ast.NamedType):
-        name = arg.type.name
-    elif isinstance(arg, ast.MethodCall) and isinstance(arg.target, ast.Name):
-        name = arg.target.name
-    elif isinstance(arg, ast.Name):
-        instance = info.scope.lookup(arg.name)
-        if isinstance(instance, DeclBinding) and isinstance(instance.decl, ast.Instantiation) \
-                and isinstance(instance.decl.type, ast.NamedType):
-            name = instance.decl.type.name
-    binding = info.scope.lookup(name) if name else None
+    """The control or parser a package argument instantiates."""
+    reference = instantiated_block(arg, info.scope)
+    binding = info.scope.lookup(reference[0]) if reference else None
     if isinstance(binding, DeclBinding) and isinstance(binding.decl, _BLOCKS) \
             and not binding.decl.is_type_decl:
         return binding.decl

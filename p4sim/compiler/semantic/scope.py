@@ -197,10 +197,13 @@ def _specialize(binding: GenericTypeBinding, t: ast.NamedType, scope: Scope,
         inner.declare(p.name, TypeBinding(a))
     name = f"{decl.name}<{', '.join(a.describe() for a in args)}>"
     fields = _fields(decl, inner, const_eval)
-    kinds: dict[type[ast.Node], type[AggregateT]] = {
-        ast.HeaderDecl: HeaderT, ast.HeaderUnionDecl: UnionT, ast.StructDecl: StructT}
-    kind = kinds[type(decl)]
-    return kind(name, fields, decl.annotations)
+    if isinstance(decl, ast.HeaderDecl):
+        flat, nested = _check_header_fields(decl, fields, t.span)
+        return HeaderT(name, flat, decl.annotations, decl.span, nested)
+    if isinstance(decl, ast.HeaderUnionDecl):
+        _check_union_members(decl, fields, t.span)
+        return UnionT(name, fields, decl.annotations)
+    return StructT(name, fields, decl.annotations)
 
 
 @dataclass
@@ -234,10 +237,23 @@ def _fields(decl, scope: Scope, const_eval: ConstEval) -> tuple[FieldT, ...]:
 _NOT_FIELD_TYPES = frozenset({ExternT, BlockT, StringT, VoidT, MatchKindT, IntT})
 
 
-def _check_header_fields(decl: ast.HeaderDecl, fields: tuple[FieldT, ...]
+def _check_union_members(decl: ast.HeaderUnionDecl, fields: tuple[FieldT, ...],
+                         used_at: SourceSpan | None = None) -> None:
+    """A header_union's members are headers (``used_at``: where a generic one is
+    specialized, the place to report a type argument that makes one something else)."""
+    for f, src in zip(fields, decl.fields):
+        if not isinstance(f.type, HeaderT):
+            raise CompileError(used_at or src.span, "header_union members must be headers"
+                               + (f": '{decl.name}' member '{f.name}' would be "
+                                  f"{f.type.describe()}" if used_at else ""))
+
+
+def _check_header_fields(decl: ast.HeaderDecl, fields: tuple[FieldT, ...],
+                         used_at: SourceSpan | None = None
                          ) -> tuple[tuple[FieldT, ...], tuple[tuple[str, StructT], ...]]:
     """The header's fields flattened (a struct field becomes ``s_a``, ``s_b``...) and
-    its struct fields, or a located error for a field type a header cannot hold."""
+    its struct fields, or a located error for a field type a header cannot hold
+    (``used_at``: where a generic header is specialized)."""
     flat: list[FieldT] = []
     nested: list[tuple[str, StructT]] = []
     for f, src in zip(fields, decl.fields):
@@ -246,8 +262,8 @@ def _check_header_fields(decl: ast.HeaderDecl, fields: tuple[FieldT, ...]
             flat.extend(_flat_struct_fields(f.name, f.type, src))
             continue
         if not _header_scalar(f.type):
-            raise CompileError(src.span, f"header field '{f.name}' cannot have type "
-                               f"{f.type.describe()}")
+            raise CompileError(used_at or src.span, f"header field '{f.name}' cannot have "
+                               f"type {f.type.describe()}")
         flat.append(f)
     return tuple(flat), tuple(nested)
 
@@ -310,9 +326,7 @@ def declare_type(decl: ast.Node, scope: Scope, info: GlobalInfo, const_eval: Con
                                                      decl.span, nested)))
     elif isinstance(decl, ast.HeaderUnionDecl):
         fields = _fields(decl, scope, const_eval)
-        for f, src in zip(fields, decl.fields):
-            if not isinstance(f.type, HeaderT):
-                raise CompileError(src.span, "header_union members must be headers")
+        _check_union_members(decl, fields)
         scope.declare(decl.name, TypeBinding(UnionT(decl.name, fields, decl.annotations)))
     elif isinstance(decl, ast.StructDecl):
         fields = _fields(decl, scope, const_eval)

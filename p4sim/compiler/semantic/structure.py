@@ -47,6 +47,44 @@ def check_structure(program: ast.Program) -> None:
     # a name they declare that p4c's do not (for this V1MODEL_VERSION) must stay free.
     _unique(((d.name, d.span) for d in program.declarations if isinstance(d, _SINGLE)
              and not d.span.file.endswith(_BUILTIN_FILES)), "declaration")
+    _check_no_recursive_instantiation(program)
+
+
+def _check_no_recursive_instantiation(program: ast.Program) -> None:
+    """A control or parser cannot instantiate itself, directly or through others (the
+    instances would nest without end)."""
+    blocks = {d.name: d for d in program.declarations
+              if isinstance(d, (ast.ControlDecl, ast.ParserDecl)) and not d.is_type_decl}
+    uses = {name: list(_instantiated_blocks(decl, blocks)) for name, decl in blocks.items()}
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        for used, span in uses[name]:
+            if used in path:
+                cycle = " -> ".join(path[path.index(used):] + (used,))
+                raise CompileError(span, f"{used}: recursive instantiation ({cycle})")
+            if used not in done:
+                visit(used, path + (used,))
+        done.add(name)
+
+    for name in blocks:
+        if name not in done:
+            visit(name, (name,))
+
+
+def _instantiated_blocks(decl: ast.ControlDecl | ast.ParserDecl, blocks: dict[str, Any]
+                         ) -> Iterator[tuple[str, SourceSpan]]:
+    """The controls and parsers ``decl`` instantiates: as locals, or applied directly."""
+    local_names = {getattr(d, "name", None) for d in decl.locals}
+    for local in decl.locals:
+        if isinstance(local, ast.Instantiation) and isinstance(local.type, ast.NamedType) \
+                and local.type.name in blocks:
+            yield local.type.name, local.span
+    for node in ast.walk(decl):
+        if isinstance(node, ast.MethodCall) and isinstance(node.target, ast.Member) and \
+                node.target.member == "apply" and isinstance(node.target.expr, ast.Name) and \
+                node.target.expr.name in blocks and node.target.expr.name not in local_names:
+            yield node.target.expr.name, node.span
 
 
 def _check_declaration(decl: Any) -> None:

@@ -1,0 +1,18 @@
+// A generic header_union specialized so that a member is bit<32> (members must be headers; p4sim once crashed).
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> f; bit<32> g; }
+struct H { h_t h; }
+struct M { }
+header_union S<T> { T t; }
+
+parser P(packet_in p, out H h, inout M m, inout standard_metadata_t s) { state start { p.extract(h.h); transition accept; } }
+control VC(inout H h, inout M m) { apply { } }
+control I(inout H h, inout M m, inout standard_metadata_t s) {
+    apply { S<bit<32>> u; h.h.g = u.t; }
+
+}
+control E(inout H h, inout M m, inout standard_metadata_t s) { apply { } }
+control CC(inout H h, inout M m) { apply { } }
+control D(packet_out p, in H h) { apply { p.emit(h.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
