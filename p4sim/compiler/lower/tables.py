@@ -25,10 +25,13 @@ from p4sim.compiler.lower.statements import StatementLowerer
 from p4sim.compiler.lower.storage import FieldRef, ParamRef
 from p4sim.compiler.lower.text import expr_text, source_info
 from p4sim.compiler.semantic.scope import DeclBinding, Scope
-from p4sim.compiler.semantic.types import BitsT, BoolT, EnumT, ErrorT, bit_width
+from p4sim.compiler.semantic.types import BitsT, BoolT, EnumT, ErrorT, P4Type, bit_width
 from p4sim.compiler.unparse import unparse
 
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional", "selector")
+# the keyset operators an entry may use for each match kind (a mask, a range)
+_ENTRY_OPERATORS = {"exact": (), "lpm": ("&&&",), "ternary": ("&&&",), "range": ("..",),
+                    "optional": ()}
 
 
 def lower_action(lw: Lowering, decl: ast.ActionDecl, decl_scope: Scope,
@@ -118,6 +121,8 @@ class TableLowering:
         self.key_prelude: list[ast.Statement] = []
         self.implicit_default: ast.ActionRef | None = None
         self._no_action: ast.ActionDecl | None = None
+        # each (non-selector) key's match kind as written and its type, for entries
+        self.key_kinds: list[tuple[str, P4Type]] = []
 
     def build(self) -> tuple[ir.TableIR, list[tuple[ast.Expression, Any]]]:
         """The TableIR and the key expressions that need computing into temporaries
@@ -142,7 +147,9 @@ class TableLowering:
         if timeout is not None:
             t.support_timeout = bool(self._const(timeout, "support_timeout", boolean=True))
         const_default = self._default_entry(t, actions, action_ids, implementation)
+        self._check_priority_properties()
         if entries_prop is not None:
+            self._check_entries_placement(entries_prop)
             t.entries = self._entries(entries_prop, keys, match_fields, action_ids)
             self._check_priorities(entries_prop)
         for a in self.decl.properties:
@@ -173,6 +180,8 @@ class TableLowering:
             if not isinstance(val.type, (BitsT, BoolT, EnumT, ErrorT)):
                 raise CompileError(k.expr.span, "a table key must be a bit<W>, bool, enum or "
                                    "error value")
+            if isinstance(val.type, BoolT) and kind in ("lpm", "range"):
+                raise CompileError(k.span, f"a bool key cannot be matched by {kind}")
             width = bit_width(val.type)
             cp_width, type_name = p4rt_view(self.lw.cp, val.type)
             name_ann = annotation(k.annotations, "name")
@@ -188,6 +197,7 @@ class TableLowering:
                 continue
             keys.append({"match_type": "ternary" if kind == "optional" else kind,
                          "name": key_name, "target": target, "mask": None})
+            self.key_kinds.append((kind, val.type))
             fields.append(MatchFieldInfo(key_name, cp_width, kind, type_name, **cp_extras(
                 tuple(a for a in k.annotations if a.name != "name"))))
         return keys, fields, selector, temps
@@ -317,8 +327,8 @@ class TableLowering:
             raise CompileError(prop.span, f"table property '{what}' needs a value")
         val = self.ex.lower(prop.value)
         if not val.is_const or isinstance(val.const, bool) != boolean:
-            raise CompileError(prop.value.span, f"table property '{what}' must be a "
-                               f"{'bool' if boolean else 'integer'} constant")
+            raise CompileError(prop.value.span, f"table property '{what}' must be "
+                               f"{'a bool' if boolean else 'an integer'} constant")
         return val.const
 
     def _instance(self, prop: ast.TableProperty) -> ExternObj:
@@ -428,7 +438,8 @@ class TableLowering:
                                    f"the table has {len(keys)} key(s)")
             keyset = entry.keyset if len(entry.keyset) == len(keys) else \
                 tuple(ast.DontCare(span=entry.span) for _ in keys)
-            match_key = [self._match(k, f, e) for k, f, e in zip(keys, fields, keyset)]
+            match_key = [self._match(k, f, e, kind)
+                         for k, f, e, kind in zip(keys, fields, keyset, self.key_kinds)]
             decl, decl_scope = find_action(self.scope, entry.action, self.decl.name)
             name = action_name(decl, decl_scope)
             if name not in ids:
@@ -481,6 +492,31 @@ class TableLowering:
             previous = (current, entry)
             current += step
 
+    def _check_priority_properties(self) -> None:
+        """``largest_priority_wins`` is a bool and ``priority_delta`` a positive integer,
+        whether or not an entry uses them (P4_16 spec, "Entries")."""
+        wins = self.props.get("largest_priority_wins")
+        if wins is not None:
+            self._const(wins, "largest_priority_wins", boolean=True)
+        delta = self.props.get("priority_delta")
+        if delta is not None and self._const(delta, "priority_delta") <= 0:
+            raise CompileError(delta.span, "table property 'priority_delta' must be a "
+                               "positive integer")
+
+    def _check_entries_placement(self, prop: ast.TableProperty) -> None:
+        """Entries name the key's fields, so they come after ``key``; and only a key
+        matched by ternary, range or optional orders entries by priority."""
+        key = self.props.get("key")
+        if key is not None and self.decl.properties.index(prop) < \
+                self.decl.properties.index(key):
+            raise CompileError(prop.span, f"table '{self.decl.name}': the entries come "
+                               "before the key they match")
+        ordered = any(kind in ("ternary", "range", "optional") for kind, _ in self.key_kinds)
+        for entry in prop.entries or ():
+            if entry.priority is not None and not ordered:
+                raise CompileError(entry.span, f"table '{self.decl.name}': its keys match by "
+                                   "exact or lpm only, so its entries take no priorities")
+
     def _json_priority(self, entry: ast.TableEntry, index: int) -> int:
         """The entry's BMv2 priority (smaller wins), as p4c's BMv2 back end computes it:
         ``@priority(N)`` verbatim, otherwise the entry's 1-based place in the list.
@@ -496,11 +532,23 @@ class TableLowering:
             raise CompileError(pinned.span, "@priority needs one integer constant")
         return value
 
-    def _match(self, key: dict, info: MatchFieldInfo, e: ast.Expression) -> dict:
+    def _match(self, key: dict, info: MatchFieldInfo, e: ast.Expression,
+               declared: tuple[str, P4Type]) -> dict:
         kind = key["match_type"]
         width = info.bitwidth
         full = (1 << width) - 1
         wildcard = isinstance(e, (ast.DontCare, ast.DefaultExpression))
+        written, key_type = declared
+        if isinstance(e, ast.Binary) and e.op in ("&&&", "..") and \
+                e.op not in _ENTRY_OPERATORS[written]:
+            takes = " or ".join(f"'{op}'" for op in _ENTRY_OPERATORS[written])
+            article = "a" if written in ("ternary", "range") else "an"
+            raise CompileError(e.span, f"an entry for {article} {written} key takes a value"
+                               + (f", {takes}" if takes else "") + f" or '_', not '{e.op}'")
+        for part in (e.left, e.right) if isinstance(e, ast.Binary) and \
+                e.op in ("&&&", "..") else (e,):
+            if not wildcard:
+                self._check_value_type(part, key_type)
         if kind == "exact":
             if wildcard:
                 raise CompileError(e.span, "an exact key needs a value")
@@ -537,6 +585,14 @@ class TableLowering:
             return {"match_type": "range", "start": J.hex_text(lo, width),
                     "end": J.hex_text(hi, width)}
         raise CompileError(e.span, f"entries for '{kind}' keys are not supported")
+
+    def _check_value_type(self, e: ast.Expression, key_type: P4Type) -> None:
+        """A bool key takes true or false; any other key takes no bool."""
+        found = self.ex.lower(e).type
+        if isinstance(key_type, BoolT) != isinstance(found, BoolT):
+            raise CompileError(e.span, f"entry value of type "
+                               f"{found.describe() if found else '?'} for a key of type "
+                               f"{key_type.describe()}")
 
     def _value(self, e: ast.Expression, width: int) -> int:
         return self.ex.key_constant(e, width, "entry key")

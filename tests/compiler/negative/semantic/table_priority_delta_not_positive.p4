@@ -1,0 +1,19 @@
+// priority_delta = -2 (it must be a positive integer).
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> f; bit<32> g; }
+struct H { h_t h; }
+struct M { }
+action a() { }
+
+parser P(packet_in p, out H h, inout M m, inout standard_metadata_t s) { state start { p.extract(h.h); transition accept; } }
+control VC(inout H h, inout M m) { apply { } }
+control I(inout H h, inout M m, inout standard_metadata_t s) {
+    table t { key = { h.h.f : ternary; } actions = { a; } default_action = a(); priority_delta = -2; }
+    apply { t.apply(); }
+
+}
+control E(inout H h, inout M m, inout standard_metadata_t s) { apply { } }
+control CC(inout H h, inout M m) { apply { } }
+control D(packet_out p, in H h) { apply { p.emit(h.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
