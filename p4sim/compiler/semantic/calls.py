@@ -117,7 +117,7 @@ class CallTyper(ExprTyper):
             _no_arguments(e, name)
             return TableResult()
         if isinstance(decl, (ast.ControlDecl, ast.ParserDecl)):
-            return self._apply(decl, name, e)   # a type applied directly
+            return self._apply(decl, name, e, binding.scope)   # a type applied directly
         if isinstance(decl, ast.Instantiation) and isinstance(decl.type, ast.NamedType):
             kind = binding.scope.lookup(decl.type.name)
             if not isinstance(kind, DeclBinding):
@@ -126,16 +126,18 @@ class CallTyper(ExprTyper):
                 args = tuple(self.resolve(t) or TypeVarT("_") for t in decl.type.type_args)
                 return self._extern_method(kind.decl, args, name, e)
             if isinstance(kind.decl, (ast.ControlDecl, ast.ParserDecl)):
-                return self._apply(kind.decl, name, e)
+                return self._apply(kind.decl, name, e, kind.scope)
         return None
 
-    def _apply(self, decl: ast.ControlDecl | ast.ParserDecl, name: str, e: ast.MethodCall
-               ) -> Typed:
+    def _apply(self, decl: ast.ControlDecl | ast.ParserDecl, name: str, e: ast.MethodCall,
+               decl_scope: Scope) -> Typed:
         kind = "control" if isinstance(decl, ast.ControlDecl) else "parser"
         if name != "apply":
             raise CompileError(e.span, f"{kind} '{decl.name}' has no method '{name}' "
                                f"({kind}s have apply())")
         check_arity(decl.params, e, f"'{decl.name}.apply'")
+        if not decl.type_params:
+            self._check_arguments(decl.params, e, decl_scope)
         return VoidT()
 
     def _extern_method(self, decl: ast.ExternDecl, type_args: tuple[P4Type, ...], name: str,

@@ -20,7 +20,7 @@ from p4sim.compiler.semantic.environment import Var
 from p4sim.compiler.semantic.scope import (
     ConstBinding, DeclBinding, ErrorMemberBinding, GenericTypeBinding, Scope, TypeBinding)
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, EnumT, ErrorT, ExternT, HeaderT, IntT, P4Type, StackT, StringT, StructT,
+    AggregateT, BitsT, BoolT, EnumT, ErrorT, ExternT, HeaderT, IntT, P4Type, StackT, StringT, StructT,
     TupleT, TypeVarT, UnionT, VarbitT, VoidT)
 from p4sim.compiler.unparse import unparse
 
@@ -282,6 +282,9 @@ def assignable(target: P4Type | None, source: P4Type | None) -> bool:
     if isinstance(target, BoolT):
         return not isinstance(source, (BitsT, IntT, HeaderT, StructT, UnionT, StackT,
                                        EnumT, ErrorT, StringT))
+    if isinstance(target, AggregateT) and isinstance(source, AggregateT):
+        # headers, unions and structs are named types: equal fields do not make them one
+        return type(target) is type(source) and target.name == source.name
     if isinstance(target, StringT):
         return isinstance(source, (StringT, TypeVarT))
     if isinstance(target, IntT):

@@ -63,6 +63,10 @@ def binary_result_type(op: str, left: P4Type, right: P4Type, span: SourceSpan
     if op in SHIFT_OPS:
         if isinstance(right, BitsT) and right.signed:
             raise CompileError(span, "shift amount must be unsigned")
+        if isinstance(right, BitsT) and right.new_type is not None:
+            raise CompileError(span, f"shift amount of type {right.new_type.name}: a shift "
+                               "takes a bit<W> amount or a non-negative constant, not a "
+                               "'type' (cast it)")
         if not isinstance(left, (BitsT, IntT)) or not isinstance(right, (BitsT, IntT)):
             raise CompileError(span, f"operator '{op}' cannot be applied to "
                                f"{left.describe()} and {right.describe()}")
