@@ -408,7 +408,8 @@ class ControlGraph:
                 default_pending = True
             else:
                 label = expr_text(case.label).lstrip(".")
-                full = self._resolve_case_action(label, scope, short)
+                top_level = isinstance(case.label, ast.Name) and case.label.top_level
+                full = self._resolve_case_action(label, scope, short, top_level)
                 if full is None:
                     raise CompileError(case.label.span, f"'{label}' is not an action of "
                                        f"table '{table.name}'")
@@ -442,13 +443,15 @@ class ControlGraph:
                 exits.append(_set_table_next(table, full))
         return self._with_key_prelude(table, Fragment(table.name, exits, False))
 
-    def _resolve_case_action(self, label: str, scope: Scope, short: dict) -> str | None:
-        binding = scope.lookup(label)
+    def _resolve_case_action(self, label: str, scope: Scope, short: dict,
+                             top_level: bool = False) -> str | None:
+        """The table action a switch label names; ``.b`` names a top-level action only."""
+        binding = scope.root().lookup(label) if top_level else scope.lookup(label)
         if isinstance(binding, DeclBinding) and isinstance(binding.decl, ast.ActionDecl):
             full = action_name(binding.decl, binding.scope)
             if full in short.values():
                 return full
-        return short.get(label)
+        return None if top_level else short.get(label)
 
     # ------------------------------------------------------------------ tables/controls
     def apply_table(self, call: ast.MethodCall, scope: Scope, plain: bool = False
@@ -548,7 +551,9 @@ def _case_actions(s: ast.SwitchStatement, scope: Scope, short: dict, graph) -> s
     out = set()
     for case in s.cases:
         if not isinstance(case.label, ast.DefaultExpression):
-            full = graph._resolve_case_action(expr_text(case.label).lstrip("."), scope, short)
+            top_level = isinstance(case.label, ast.Name) and case.label.top_level
+            full = graph._resolve_case_action(expr_text(case.label).lstrip("."), scope, short,
+                                              top_level)
             if full:
                 out.add(full)
     return out
