@@ -545,9 +545,10 @@ class TableLowering:
             article = "a" if written in ("ternary", "range") else "an"
             raise CompileError(e.span, f"an entry for {article} {written} key takes a value"
                                + (f", {takes}" if takes else "") + f" or '_', not '{e.op}'")
-        for part in (e.left, e.right) if isinstance(e, ast.Binary) and \
-                e.op in ("&&&", "..") else (e,):
-            if not wildcard:
+        if not wildcard:
+            parts = (e.left, e.right) if isinstance(e, ast.Binary) and \
+                e.op in ("&&&", "..") else (e,)
+            for part in parts:
                 self._check_value_type(part, key_type)
         if kind == "exact":
             if wildcard:

@@ -85,13 +85,16 @@ def _declare_object(decl: ast.Node, scope: Scope, info: GlobalInfo) -> None:
     elif isinstance(previous, DeclBinding) and getattr(decl, "is_type_decl", False):
         return  # a prototype after the definition: the definition stays
     else:
-        scope.declare(name, DeclBinding(decl, scope))
+        scope.declare_type_beside_functions(name, DeclBinding(decl, scope))
 
 
 def declare_callable(decl: ast.ActionDecl | ast.FunctionDecl | ast.ExternFunctionDecl,
                      scope: Scope) -> None:
     """Bind an action or function; one declared twice in ``scope`` (overloads by
     parameter count) is a tuple of its declarations."""
+    if not isinstance(decl, ast.ActionDecl):
+        scope.declare_function(decl.name, decl)
+        return
     previous = scope.names.get(decl.name)
     overloads: tuple[ast.Node, ...] = ()
     if isinstance(previous, DeclBinding):
@@ -99,7 +102,7 @@ def declare_callable(decl: ast.ActionDecl | ast.FunctionDecl | ast.ExternFunctio
             overloads = previous.decl
         elif isinstance(previous.decl, ast.ActionDecl):
             overloads = (previous.decl,)
-    if isinstance(decl, ast.ActionDecl) and not overloads:
+    if not overloads:
         scope.declare(decl.name, DeclBinding(decl, scope))
     else:
         scope.declare(decl.name, DeclBinding(overloads + (decl,), scope))

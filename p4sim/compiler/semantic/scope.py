@@ -74,6 +74,20 @@ class Scope:
             self.functions_behind_types[name] = previous.decl
         self.names[name] = binding
 
+    def declare_function(self, name: str, decl: ast.Node) -> None:
+        """Add a function or extern function to the overloads of ``name`` (an action of
+        that name joins them); behind a type of that name when one holds it."""
+        previous = self.names.get(name)
+        if isinstance(previous, DeclBinding) and isinstance(previous.decl, tuple):
+            self.names[name] = DeclBinding(previous.decl + (decl,), self)
+        elif isinstance(previous, DeclBinding) and isinstance(previous.decl, ast.ActionDecl):
+            self.names[name] = DeclBinding((previous.decl, decl), self)
+        elif previous is not None:
+            self.functions_behind_types[name] = \
+                self.functions_behind_types.get(name, ()) + (decl,)
+        else:
+            self.names[name] = DeclBinding((decl,), self)
+
     def hidden_functions(self, name: str) -> "DeclBinding | None":
         """The function overloads a type of the same name hides, nearest scope first."""
         scope: Scope | None = self
@@ -388,15 +402,7 @@ def build_global_scope(program: ast.Program, const_eval: ConstEval) -> GlobalInf
                 info.main = decl
             scope.declare(decl.name, DeclBinding(decl, scope))
         elif isinstance(decl, (ast.ExternFunctionDecl, ast.FunctionDecl)):
-            previous = scope.names.get(decl.name)
-            if previous is not None and not (isinstance(previous, DeclBinding)
-                                             and isinstance(previous.decl, tuple)):
-                scope.functions_behind_types[decl.name] = \
-                    scope.functions_behind_types.get(decl.name, ()) + (decl,)
-                continue
-            overloads = previous.decl if isinstance(previous, DeclBinding) and \
-                isinstance(previous.decl, tuple) else ()
-            scope.declare(decl.name, DeclBinding(overloads + (decl,), scope))
+            scope.declare_function(decl.name, decl)
         elif isinstance(decl, ast.ExternDecl):
             previous = scope.names.get(decl.name)
             if isinstance(previous, DeclBinding) and isinstance(previous.decl, ast.ExternDecl):

@@ -81,10 +81,9 @@ def _instantiated_blocks(decl: ast.ControlDecl | ast.ParserDecl, blocks: dict[st
                 and local.type.name in blocks:
             yield local.type.name, local.span
     for node in ast.walk(decl):
-        if isinstance(node, ast.MethodCall) and isinstance(node.target, ast.Member) and \
-                node.target.member == "apply" and isinstance(node.target.expr, ast.Name) and \
-                node.target.expr.name in blocks and node.target.expr.name not in local_names:
-            yield node.target.expr.name, node.span
+        applied = _applied_name(node)
+        if applied in blocks and applied not in local_names:
+            yield applied, node.span
 
 
 def _check_declaration(decl: Any) -> None:
@@ -136,11 +135,18 @@ def _check_declaration(decl: Any) -> None:
 def _check_no_table_applied(action: ast.ActionDecl, tables: set[str]) -> None:
     """An action runs as a table's result: it cannot apply a table itself."""
     for node in ast.walk(action.body):
-        if isinstance(node, ast.MethodCall) and isinstance(node.target, ast.Member) and \
-                node.target.member == "apply" and isinstance(node.target.expr, ast.Name) \
-                and node.target.expr.name in tables:
-            raise CompileError(node.span, f"{node.target.expr.name}.apply(): tables cannot "
-                               f"be applied from actions (in action '{action.name}')")
+        applied = _applied_name(node)
+        if applied in tables:
+            raise CompileError(node.span, f"{applied}.apply(): tables cannot be applied "
+                               f"from actions (in action '{action.name}')")
+
+
+def _applied_name(node: ast.Node) -> str | None:
+    """``X`` when ``node`` is the call ``X.apply(...)``."""
+    if isinstance(node, ast.MethodCall) and isinstance(node.target, ast.Member) and \
+            node.target.member == "apply" and isinstance(node.target.expr, ast.Name):
+        return node.target.expr.name
+    return None
 
 
 def _check_default(param: ast.Parameter) -> None:
