@@ -8,7 +8,9 @@ side (gRPC on 127.0.0.1:9559 inside, CPU port 255, 8 priority queues); waits unt
 its gRPC port accepts; runs ptf inside the namespace on the ``hN`` side (extra
 arguments go to ptf, e.g. a test name); stops the switch and deletes the namespace.
 The programs come from TARGET / SWITCH / P4C (lab/target.py), ptf from $PTF (default:
-beside this Python). Logs (switch.log, ptf.log, ptf.pcap) stay in /tmp/fb-ptf-logs.*.
+beside this Python). Logs (switch.log, ptf.log, ptf.pcap) are written to
+/tmp/fb-ptf-logs.*: kept, and named, when the session fails or with ``--keep-logs``;
+removed after a passing session, so repeated runs leave nothing behind.
 
 Exit status: ptf's own; 1 without root, when the program does not build or the switch
 does not come up; 130 on SIGINT / SIGTERM.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -48,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lab.ptf_session",
                                      description="Run a PTF suite against one switch in a private namespace.")
     parser.add_argument("--test-dir", required=True, help="the PTF test directory (ptf --test-dir)")
+    parser.add_argument("--keep-logs", action="store_true",
+                        help="keep switch.log, ptf.log and ptf.pcap after a passing session too")
     parser.add_argument("ptf_args", nargs=argparse.REMAINDER, help="passed on to ptf")
     args = parser.parse_args(argv)
     extra = args.ptf_args[1:] if args.ptf_args[:1] == ["--"] else args.ptf_args
@@ -59,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         target = Target.from_environment()
         json_path, p4info_path = ensure_built(target)
-        return run_session(target, Path(args.test_dir).resolve(), json_path, p4info_path, extra)
+        return run_session(target, Path(args.test_dir).resolve(), json_path, p4info_path, extra,
+                           keep_logs=args.keep_logs)
     except Interrupted:
         return EXIT_INTERRUPTED
     except LabError as exc:
@@ -93,7 +99,7 @@ def _stale(json_path: Path, p4info_path: Path) -> bool:
 
 
 def run_session(target: Target, test_dir: Path, json_path: Path, p4info_path: Path,
-                extra: list[str]) -> int:
+                extra: list[str], keep_logs: bool = False) -> int:
     """Namespace, switch, ptf; the status ptf exits with."""
     switch_binary = target.require_switch()
     ptf = os.environ.get("PTF") or str(Path(sys.executable).with_name("ptf"))
@@ -109,12 +115,16 @@ def run_session(target: Target, test_dir: Path, json_path: Path, p4info_path: Pa
                               f"its gRPC server {grpc_address} accepted", READY_TIMEOUT)
         except LabError as exc:
             print(f"ptf session: {str(exc).splitlines()[0]}", file=sys.stderr)
-            print("switch did not come up; its log:", file=sys.stderr)
+            print(f"switch did not come up; its log ({logs / 'switch.log'}):", file=sys.stderr)
             print((logs / "switch.log").read_text(errors="replace"), file=sys.stderr)
             return 1
         status = _run_ptf(ns, switch, ptf, test_dir, logs, grpc_address, json_path, p4info_path, extra)
     if status != 0:
         print(f"PTF failed (rc={status}); logs in {logs}", file=sys.stderr)
+    elif keep_logs:
+        print(f"logs in {logs}", file=sys.stderr)
+    else:
+        shutil.rmtree(logs, ignore_errors=True)
     return status
 
 

@@ -29,9 +29,27 @@ def test_a_switch_that_never_comes_up_fails_with_its_log_and_leaves_no_namespace
     switch.chmod(0o755)
     status, stderr, pid = run({"SWITCH": str(switch)})
     assert status == 1, stderr
-    assert "switch did not come up; its log:" in stderr
+    assert "switch did not come up; its log (" in stderr and "/fb-ptf-logs." in stderr
     assert "exited (status 7)" in stderr and "cannot open 1@swp1" in stderr
     assert not Path(f"/var/run/netns/fb-ptf-{pid}").exists()
+
+
+@pytest.mark.netns
+def test_a_passing_session_removes_its_logs_unless_asked_to_keep_them(tmp_path: Path) -> None:
+    """The logs go under TMPDIR (tempfile.mkdtemp): nothing is left there after a pass,
+    and --keep-logs leaves the switch's and ptf's logs, named on stderr."""
+    for keep in (False, True):
+        scratch = tmp_path / ("kept" if keep else "removed")
+        scratch.mkdir()
+        args = ["--keep-logs"] if keep else []
+        status, stderr, _pid = run({"TMPDIR": str(scratch)}, *args, "test_ecn.ShallowQueueNotMarked")
+        assert status == 0, stderr
+        left = list(scratch.glob("fb-ptf-logs.*"))
+        if keep:
+            assert len(left) == 1 and f"logs in {left[0]}" in stderr
+            assert {"switch.log", "ptf.log"} <= {p.name for p in left[0].iterdir()}
+        else:
+            assert left == [] and "logs in" not in stderr
 
 
 @pytest.mark.netns
