@@ -244,7 +244,17 @@ parser P(packet_in pkt, out H hdr, inout M meta, inout standard_metadata_t sm) {
     state sub { sp.apply(pkt, hdr); transition select(hdr.stk.lastIndex) { 2: accept; default: items; } }
     state v6 { pkt.extract(hdr.addr.v6); pkt.advance(32); transition accept; }
 }
+extern Callback<T> { Callback(); void poke(); abstract T step(in T x, inout bit<8> n); }
+extern Store { Store(bit<8> size); bit<16> get(in bit<16> i); }
 control Unused(inout H hdr, inout M meta, inout standard_metadata_t sm) {
+    Callback<bit<16>>() cb = {
+        Store(8w4) store;
+        bit<16> step(in bit<16> x, inout bit<8> count) {
+            this.poke();
+            count = count + 1;
+            return x + store.get(ETH_IPV4);
+        }
+    };
     counter(32, CounterType.packets) c;
     direct_counter(CounterType.packets) dc;
     meter(32, MeterType.bytes) mt;

@@ -57,6 +57,21 @@ def _readonly(param: ast.Parameter, owner: str) -> str | None:
     return f"'{param.name}' is a directionless parameter (read-only)"
 
 
+def _explain_hidden_local(exc: CompileError, inst: ast.Instantiation, outer: Scope
+                          ) -> CompileError:
+    """``exc``, with a note when it is an undeclared name that the enclosing block does
+    declare: the one mistake the initializer's narrower scope invites."""
+    hidden = next((n.name for d in inst.initializer for n in ast.walk(d)
+                   if isinstance(n, ast.Name) and n.span == exc.span
+                   and outer.lookup(n.name) is not None), None)
+    if hidden is None or not exc.message.startswith("undeclared name"):
+        return exc
+    note = (f"'{hidden}' is declared around instance '{inst.name}', but an abstract method "
+            "sees only its parameters, top-level declarations, its initializer block's "
+            "instances and 'this'")
+    return CompileError(exc.span, exc.message, (*exc.notes, note))
+
+
 class _Body:
     """One top-level declaration's walk: its scopes and its typer."""
 
@@ -144,10 +159,26 @@ class _Body:
                     self.typer().type_of(a.value)
                 self.typer().check_constructor_call(local)
                 self.scope.declare(local.name, DeclBinding(local, self.scope))
+                if local.initializer:
+                    self.initializer(local)
             elif isinstance(local, (ast.VariableDecl, ast.ConstantDecl)):
                 self.declaration(local)
             elif isinstance(local, ast.Declaration):   # a value_set: select keysets only
                 self.scope.declare(local.name, Unknown())
+
+    def initializer(self, inst: ast.Instantiation) -> None:
+        """The initializer block's declarations where P4_16 §11.3.1 puts them: an
+        abstract method sees its parameters, the top level, the block's own instances
+        and ``this`` (the instance), not the enclosing control's or parser's locals."""
+        outer = self.scope
+        self.scope = outer.root().child()
+        self.scope.declare("this", DeclBinding(inst, outer))
+        try:
+            self.locals(inst.initializer)
+        except CompileError as exc:
+            raise _explain_hidden_local(exc, inst, outer) from None
+        finally:
+            self.scope = outer
 
     def declaration(self, decl: ast.Declaration) -> None:
         if isinstance(decl, ast.ConstantDecl):

@@ -16,6 +16,7 @@ from p4sim.compiler.semantic.arity import expected_count, fits, is_required
 from p4sim.compiler.semantic.environment import Var
 from p4sim.compiler.semantic.expr_types import (
     HEADER_METHODS, ExprTyper, Named, TableResult, Typed, check_assignable, extern_decl)
+from p4sim.compiler.semantic.initializers import check_implementations
 from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, Scope, TypeBinding
 from p4sim.compiler.semantic.types import (
     ExternT, HeaderT, IntT, P4Type, StackT, TypeVarT, UnionT, VoidT)
@@ -179,8 +180,8 @@ class CallTyper(ExprTyper):
                                    f"'{method.name}' (give it: {method.name}<bit<W>>(...))")
 
     def check_constructor_call(self, inst: ast.Instantiation) -> None:
-        """An extern instance's arguments against the constructor they pick (the
-        extern's type parameters bound to the instance's type arguments); an
+        """An extern instance's arguments against the constructor they pick, and its
+        initializer block against the extern's abstract methods (initializers.py); an
         initializer block on anything but an extern instance."""
         if not isinstance(inst.type, ast.NamedType):
             return
@@ -192,18 +193,14 @@ class CallTyper(ExprTyper):
                                    f"'{inst.type.name}' is not an extern")
             return
         decl = binding.decl
+        inner = _with_type_params(binding.scope, decl.type_params, inst.type.type_args, self)
         constructors = [m for m in decl.methods if m.name == decl.name and m.return_type is None]
         call = ast.MethodCall(ast.Name(decl.name, span=inst.span), (), inst.args,
                               span=inst.span)
         chosen = _overload(constructors, call, decl.name) if constructors else None
-        if chosen is None:
-            return
-        inner = binding.scope.child()
-        given = len(inst.type.type_args) == len(decl.type_params)
-        for i, p in enumerate(decl.type_params):
-            t = self.resolve(inst.type.type_args[i]) if given else None
-            inner.declare(p.name, TypeBinding(t if t is not None else TypeVarT(p.name)))
-        self._check_arguments(chosen.params, call, inner)
+        if chosen is not None:
+            self._check_arguments(chosen.params, call, inner)
+        check_implementations(inst, decl, inner, self.scope)
 
     # ------------------------------------------------------------------ arguments
     def _check_arguments(self, params: _Params, e: ast.MethodCall, decl_scope: Scope) -> None:
