@@ -23,7 +23,8 @@ credit on/off, ``--runs`` times on the same fabric) it prints flows completed (k
 the runs; a sender gives up after ``--timeout``, so a livelock shows as fewer, never a
 hang), % of the bottleneck (incast: delivered packets/s over the last hop's rate) or of
 fabric capacity (the workload's cut through the shaped links), max/mean load over the
-uplinks (leaf -> spine) the data crosses, trims (switch counters), drops (data sent, never
+uplinks (leaf -> spine) the data crosses, fabric-wide and within the worst leaf (what
+spraying decides; leaves differ by design: the collector sits on leaf1), trims (switch counters), drops (data sent, never
 arrived), retransmissions with the spurious ones (copies the receiver already held, and
 their share of delivered packets), the senders' retransmission timeouts, telemetry
 reports per delivered packet (collector, default change-triggered reports), the
@@ -242,6 +243,7 @@ class Sample:
     timeouts: int = 0               # senders' retransmission timeouts
     control: int = 0                # receivers' control packets (ACK_CC, NACK, close)
     load: float | None = None       # 1-minute load average when the run ended
+    spread: float | None = None     # the worst leaf's max/mean over its own uplinks
 
 
 @dataclass
@@ -270,6 +272,21 @@ def uplink_imbalance(link_packets: dict[str, int], roles: dict[str, str]) -> flo
     return max(counts) / mean if mean > 0 else None
 
 
+def leaf_spread(link_packets: dict[str, int], roles: dict[str, str]) -> float | None:
+    """The worst leaf's max/mean over its own uplinks: what its spraying decides. The
+    fabric-wide max/mean (uplink_imbalance) also compares leaves with each other, and
+    leaves carry different loads by design: the telemetry reports of leaves 2-4 cross
+    their uplinks to the collector on leaf1, while leaf1's leave by its collector port."""
+    by_leaf: dict[str, list[int]] = {}
+    for label, n in link_packets.items():
+        leaf = label.split(":")[0]
+        if roles.get(leaf) == "leaf" and roles.get(label.split("->")[-1]) == "spine":
+            by_leaf.setdefault(leaf, []).append(n)
+    ratios = [max(counts) * len(counts) / sum(counts)
+              for counts in by_leaf.values() if len(counts) > 1 and sum(counts) > 0]
+    return max(ratios) if ratios else None
+
+
 def share_pct(delivered: int, span_s: float, capacity_pps: float) -> float | None:
     """Delivered packets per second as a % of ``capacity_pps`` (None if unmeasurable)."""
     if span_s <= 0 or capacity_pps <= 0:
@@ -278,6 +295,7 @@ def share_pct(delivered: int, span_s: float, capacity_pps: float) -> float | Non
 
 
 HEADER = (f"  {'mode / setting':<34} {'flows':>7} {'%cap':>5} {'(min)':>5} {'max/mean':>8} "
+          f"{'leaf m/m':>8} "
           f"{'trims':>6} {'drops':>6} {'retx':>6} {'spur':>5} {'spur%':>6} {'RTOs':>5} "
           f"{'rep/pkt':>7} {'ctl/pkt':>7} {'FCT p50':>8} {'FCT p99':>8} {'load':>9}")
 
@@ -302,7 +320,7 @@ def format_line(line: Line) -> str:
     fcts = [t for s in line.samples for t in s.fcts]
     errors = sorted({s.error for s in line.samples if s.error})
     text = (f"  {line.label:<34} {done:>7} {_number(line.median('pct'))} {_number(worst)} "
-            f"{_number(line.median('imbalance'), 2, 8)} "
+            f"{_number(line.median('imbalance'), 2, 8)} {_number(line.median('spread'), 2, 8)} "
             f"{_number(line.total('trims') / runs, 0, 6)} {_number(line.total('drops') / runs, 0, 6)} "
             f"{_number(line.total('retransmissions') / runs, 0, 6)} "
             f"{_number(line.total('spurious') / runs, 0, 5)} {_number(spur, 2, 6)} "
@@ -391,7 +409,7 @@ def run_step(net: FabricNetwork, step: Step, workload: Workload, args: argparse.
                   reports, row.fcts, row.error,
                   timeouts=sum(int(f.sender.get("timeouts", 0)) for f in result.flows),
                   control=sum(int(r.get("control_packets", 0)) for r in result.received),
-                  load=os.getloadavg()[0])
+                  load=os.getloadavg()[0], spread=leaf_spread(row.link_packets, roles))
 
 
 def _spurious(result: WorkloadResult) -> int:
@@ -527,7 +545,9 @@ def caption(topology: Topology, args: argparse.Namespace, elapsed: float) -> str
             f"{machine_facts(default_switch_binary())}\n"
             f"columns: flows completed k/n over the runs (! = some did not); %cap: median % of "
             f"the bottleneck (incast) or of fabric capacity, (min) the worst run; max/mean: "
-            f"packets on the uplinks (leaf -> spine) the data crossed; trims, drops, retx, spur (spurious retransmissions): "
+            f"packets on the uplinks (leaf -> spine) the data crossed, fabric-wide; leaf m/m: "
+            f"the same within the worst leaf (telemetry reports to the collector on leaf1 load "
+            f"the other leaves' uplinks more); trims, drops, retx, spur (spurious retransmissions): "
             f"mean per run; spur%: of delivered packets; RTOs: senders' retransmission "
             f"timeouts, mean per run; rep/pkt: INT reports per delivered data packet; ctl/pkt: "
             f"the receivers' control packets (ACKs, NACKs) per delivered data packet (each costs "

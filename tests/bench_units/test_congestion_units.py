@@ -7,8 +7,8 @@ import pytest
 
 from bench.congestion import (MODES, Config, Line, Sample, Step, all_to_all, core_steps,
                               default_steps, fabric_capacity_pps, format_line, format_tables,
-                              full_steps, incast, launches, link_rate, permutation, share_pct,
-                              uplink_imbalance, workloads)
+                              full_steps, incast, launches, leaf_spread, link_rate, permutation,
+                              share_pct, uplink_imbalance, workloads)
 from control.experiment.fabric import write_policy
 from control.policy import load_policy
 from control.topology import load_topology
@@ -81,6 +81,19 @@ def test_uplink_imbalance_counts_only_leaf_to_spine_links(topo):
     assert uplink_imbalance({"leaf2:3->spine1": 20, "leaf2:4->spine2": 20}, roles) == 1.0
     assert uplink_imbalance({"spine1:1->leaf1": 5}, roles) is None
     assert uplink_imbalance({"leaf2:3->spine1": 0, "leaf2:4->spine2": 0}, roles) is None
+
+
+def test_leaf_spread_compares_a_leafs_uplinks_with_each_other_only(topo):
+    """Leaf 2 carries more than leaf 1 (reports to the collector), each split evenly:
+    fabric-wide 1.1, within every leaf 1.0; then the worst leaf's own split."""
+    roles = {s.name: s.role for s in topo.switches}
+    links = {"leaf1:3->spine1": 100, "leaf1:4->spine2": 100,
+             "leaf2:3->spine1": 120, "leaf2:4->spine2": 120, "spine1:1->leaf1": 900}
+    assert uplink_imbalance(links, roles) == pytest.approx(1.0909, abs=1e-4)
+    assert leaf_spread(links, roles) == 1.0
+    assert leaf_spread({**links, "leaf1:4->spine2": 60}, roles) == pytest.approx(1.25)
+    assert leaf_spread({"leaf1:3->spine1": 7}, roles) is None        # one uplink: no split
+    assert leaf_spread({"spine1:1->leaf1": 5}, roles) is None
 
 
 def test_default_matrix_shows_each_mechanism(topo):
