@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from p4sim.compiler.bmv2.json_text import dumps_indented
 from p4sim.compiler.control_plane import ControlPlaneModel
-from p4sim.compiler.errors import CompileWarning
+from p4sim.compiler.errors import CompileError, CompileWarning
 
 if TYPE_CHECKING:  # the stages themselves are imported when first used (start-up time)
     from p4sim.compiler import ast
@@ -40,7 +40,16 @@ def compile_program(path: str, include_dirs: Sequence[str] = (),
         # lowering refuses a missing or foreign main before reading any body; p4c-bm2-ss
         # checks every body first
         check_every_body(program)
-    lowering = lower_program(run_midend(program), path)
+    try:
+        lowering = lower_program(run_midend(program), path)
+    except CompileError:
+        raise
+    except Exception:
+        # lowering met something it was never meant to see: if the program is wrong,
+        # the checker's located error is the one to give, not an internal error
+        check_readonly_parameters(program)
+        check_every_body(program)
+        raise
     # after lowering, as p4c reports the errors of reachable code first; on the program
     # as written, since they cover the code nothing instantiates
     check_readonly_parameters(program)
@@ -69,7 +78,7 @@ def parse_source(path: str, include_dirs: Sequence[str] = (),
     from p4sim.compiler.frontend import parse_program
     if preprocess:
         return parse_program(path, include_dirs, defines)
-    from p4sim.compiler.errors import CompileError, SourceSpan
+    from p4sim.compiler.errors import SourceSpan
     from p4sim.compiler.lexer import tokenize
     from p4sim.compiler.parser import parse_tokens
     try:
@@ -83,7 +92,7 @@ def preprocess_source(path: str, include_dirs: Sequence[str] = (),
                       defines: Mapping[str, str] | None = None) -> tuple[str, list[str]]:
     """p4c's -E and -M: the preprocessed program as text, and every file it read
     (the program first, then its includes in the order they were opened)."""
-    from p4sim.compiler.errors import CompileError, SourceSpan
+    from p4sim.compiler.errors import SourceSpan
     from p4sim.compiler.frontend import BUNDLED_INCLUDE_DIR
     from p4sim.compiler.preprocessor import Preprocessor
     files: list[str] = []

@@ -23,7 +23,8 @@ from p4sim.compiler.semantic.environment import (
     Unknown, Var, declare_callable, declare_local_constant, global_environment)
 from p4sim.compiler.semantic.expr_types import check_assignable
 from p4sim.compiler.semantic.scope import DeclBinding, GlobalInfo, Scope, TypeBinding
-from p4sim.compiler.semantic.types import BoolT, ExternT, P4Type, TypeVarT, VoidT
+from p4sim.compiler.semantic.types import (
+    BitsT, BoolT, ExternT, IntT, P4Type, TypeVarT, VoidT)
 from p4sim.compiler.unparse import unparse
 
 _BUILTIN_FILES = ("core.p4", "v1model.p4")
@@ -195,6 +196,7 @@ class _Body:
         t = self.resolve(decl.type)
         if decl.init is not None:
             check_assignable(t, self.typer().type_of(decl.init), decl.init.span)
+            self.fits(t, decl.init)
         self.scope.declare(decl.name, Var(t))
 
     def table(self, decl: ast.TableDecl) -> None:
@@ -204,8 +206,12 @@ class _Body:
                 typer.type_of(key.expr)
                 if key.match_kind not in self.match_kinds:
                     raise CompileError(key.span, f"unknown match kind '{key.match_kind}'")
+            listed: set[str] = set()
             for ref in prop.actions or ():
                 self.action_ref(ref, decl)
+                if ref.name in listed:
+                    raise CompileError(ref.span, f"action '{ref.name}' is listed twice")
+                listed.add(ref.name)
             if prop.action is not None:
                 self.action_ref(prop.action, decl)
             for entry in prop.entries or ():
@@ -251,6 +257,7 @@ class _Body:
             self.assignment(s)
         elif isinstance(s, ast.MethodCallStatement):
             typer.type_of(s.call)
+            self.parser_only_call(s.call)
         elif isinstance(s, ast.DeclarationStatement):
             self.declaration(s.decl)
         elif isinstance(s, ast.IfStatement):
@@ -259,14 +266,12 @@ class _Body:
             self.nested(s.otherwise)
         elif isinstance(s, ast.SwitchStatement):
             typer.type_of(s.expr)
+            self.action_labels(s)
             for case in s.cases:
                 if case.body is not None:
                     self.block(case.body)
         elif isinstance(s, ast.ReturnStatement):
-            if s.value is not None:
-                t = typer.type_of(s.value)
-                if self.return_type:
-                    check_assignable(self.return_type[-1], t, s.value.span)
+            self.return_statement(s)
         elif isinstance(s, ast.ForStatement):
             outer = self.enter()
             self.statements(s.init)
@@ -275,6 +280,68 @@ class _Body:
             self.statements(s.updates)
             self.nested(s.body)
             self.scope = outer
+
+    def return_statement(self, s: ast.ReturnStatement) -> None:
+        """A value exactly where the action or function returns one (a control's or
+        parser's apply has no return type: there ``return;`` only ends it)."""
+        returns = self.return_type[-1] if self.return_type else None
+        if s.value is None:
+            if returns is not None and not isinstance(returns, VoidT):
+                raise CompileError(s.span, f"this function returns {returns.describe()}: "
+                                   "'return' needs a value")
+            return
+        t = self.typer().type_of(s.value)
+        if isinstance(returns, VoidT) or not self.return_type:
+            raise CompileError(s.span, "this action or function returns no value")
+        check_assignable(returns, t, s.value.span)
+        self.fits(returns, s.value)
+
+    def fits(self, target: P4Type | None, value: ast.Expression) -> None:
+        """An untyped integer constant given to a bit<W> or int<W> must fit it (lowering's
+        words; it checks only the code the package reaches)."""
+        if not isinstance(target, BitsT) or not isinstance(self.typer().type_of(value), IntT):
+            return
+        v = self.typer().constant(value)
+        if not isinstance(v, int) or isinstance(v, bool):
+            return
+        low, high = (-(1 << (target.width - 1)), (1 << target.width) - 1) if target.signed \
+            else (-(1 << target.width), target.mask)   # -1 fills an unsigned field
+        if not low <= v <= high:
+            raise CompileError(value.span, f"value {v} does not fit in {target.describe()}")
+
+    def action_labels(self, s: ast.SwitchStatement) -> None:
+        """``switch (t.apply().action_run)``: each label an action the table lists."""
+        table = self.switched_table(s.expr)
+        if table is None:
+            return
+        listed = {ref.name.lstrip(".") for prop in table.properties for ref in prop.actions or ()}
+        for case in s.cases:
+            if isinstance(case.label, ast.DefaultExpression):
+                continue
+            label = unparse(case.label).lstrip(".")
+            if label not in listed:
+                raise CompileError(case.label.span, f"'{label}' is not an action of table "
+                                   f"'{table.name}'")
+
+    def switched_table(self, e: ast.Expression) -> ast.TableDecl | None:
+        if not (isinstance(e, ast.Member) and e.member == "action_run"
+                and isinstance(e.expr, ast.MethodCall) and isinstance(e.expr.target, ast.Member)
+                and e.expr.target.member == "apply" and isinstance(e.expr.target.expr, ast.Name)):
+            return None
+        binding = self.typer().lookup(e.expr.target.expr)
+        if isinstance(binding, DeclBinding) and isinstance(binding.decl, ast.TableDecl):
+            return binding.decl
+        return None
+
+    def parser_only_call(self, call: ast.MethodCall) -> None:
+        """core.p4's verify() outside a parser: p4c refuses it wherever it is."""
+        if self.in_parser or not (isinstance(call.target, ast.Name) and call.target.name == "verify"):
+            return
+        binding = self.typer().lookup(call.target)
+        decls = binding.decl if isinstance(binding, DeclBinding) else ()
+        if any(isinstance(d, ast.ExternFunctionDecl) for d in
+               (decls if isinstance(decls, tuple) else (decls,))):
+            raise CompileError(call.span, "verify() can only be called in a parser")
 
     def condition(self, cond: ast.Expression, what: str) -> None:
         t = self.typer().type_of(cond)
@@ -293,6 +360,7 @@ class _Body:
             raise CompileError(s.left.span, f"cannot assign to '{unparse(s.left)}': "
                                f"{_assign_reason(problem)}")
         check_assignable(target, typer.type_of(s.right), s.right.span)
+        self.fits(target, s.right)
 
     def transition(self, transition: ast.Expression | None, states: set[str]) -> None:
         if isinstance(transition, ast.Name):

@@ -19,7 +19,7 @@ from p4sim.compiler.semantic.expr_types import (
 from p4sim.compiler.semantic.initializers import check_implementations
 from p4sim.compiler.semantic.scope import ConstBinding, DeclBinding, Scope, TypeBinding
 from p4sim.compiler.semantic.types import (
-    ExternT, HeaderT, IntT, P4Type, StackT, TypeVarT, UnionT, VoidT)
+    ExternT, HeaderT, IntT, P4Type, StackT, StringT, TypeVarT, UnionT, VoidT)
 from p4sim.compiler.unparse import unparse
 
 _Params = tuple[ast.Parameter, ...]
@@ -210,7 +210,13 @@ class CallTyper(ExprTyper):
             if isinstance(arg.value, ast.DontCare):
                 continue
             ptype = _param_type(param, decl_scope)
-            check_assignable(ptype, self.type_of(arg.value), arg.value.span)
+            atype = self.type_of(arg.value)
+            if isinstance(atype, StringT) and isinstance(ptype, TypeVarT):
+                raise CompileError(arg.value.span, f"a string cannot be passed as "
+                                   f"'{param.name}' of type {ptype.name}: a type parameter "
+                                   "stands for data (bit<W>, int<W>, bool, structs, headers, "
+                                   "tuples), and strings go to string parameters only")
+            check_assignable(ptype, atype, arg.value.span)
             if param.direction in ("out", "inout"):
                 problem = self.not_writable(arg.value)
                 if problem is not None:
@@ -226,6 +232,8 @@ class CallTyper(ExprTyper):
             return "it is not an lvalue"
         while isinstance(e, (ast.Member, ast.ArrayIndex, ast.Slice)):
             e = e.expr
+        if isinstance(e, ast.MethodCall):
+            return "it is not an lvalue"   # a call's result, e.g. t.apply().hit
         if isinstance(e, ast.Name):
             binding = self.lookup(e)
             if isinstance(binding, ConstBinding):

@@ -172,6 +172,11 @@ class ExprTyper:
         base = self.type_of(e.expr)
         self.type_of(e.index)
         if isinstance(base, StackT):
+            i = self.constant(e.index)
+            if isinstance(i, int) and not isinstance(i, bool) and not 0 <= i < base.size:
+                name = e.expr.member if isinstance(e.expr, ast.Member) else unparse(e.expr)
+                raise CompileError(e.index.span, f"index {i} is out of bounds for "
+                                   f"{name}[{base.size}]")
             return base.element
         if isinstance(base, TupleT):
             i = self.constant(e.index)
@@ -232,8 +237,10 @@ class ExprTyper:
         return then if then == other else None
 
     def _Cast(self, e: ast.Cast) -> Typed:
-        self.type_of(e.expr)
-        return self.resolve(e.type)
+        source, target = self.type_of(e.expr), self.resolve(e.type)
+        if isinstance(source, BoolT) and isinstance(target, BitsT) and target.width != 1:
+            raise CompileError(e.span, f"cannot cast bool to {target.describe()}")
+        return target
 
     def _ListExpression(self, e: ast.ListExpression) -> Typed:
         for x in e.elements:

@@ -1,0 +1,18 @@
+// A bare 'return;' in a function that returns bit<8> (p4c refuses it; the function is never called).
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; }
+struct H { h_t h; }
+struct M { }
+bit<8> pick(in bit<8> x) {
+    if (x == 0) {
+        return;
+    }
+    return x;
+}
+parser P(packet_in p, out H h, inout M m, inout standard_metadata_t s) { state start { p.extract(h.h); transition accept; } }
+control VC(inout H h, inout M m) { apply { } }
+control I(inout H h, inout M m, inout standard_metadata_t s) { apply { } }
+control E(inout H h, inout M m, inout standard_metadata_t s) { apply { } }
+control D(packet_out p, in H h) { apply { p.emit(h.h); } }
+V1Switch(P(), VC(), I(), E(), VC(), D()) main;
