@@ -264,7 +264,7 @@ control Unused(inout H hdr, inout M meta, inout standard_metadata_t sm) {
     Sub() sub;
     Generic<M>() gen;
     action set(bit<8> v) { hdr.stk[0].v = v; dc.count(); }
-    action set(bit<8> v, bit<8> w) { hdr.stk[0].v = v + w; }
+    action set2(bit<8> v, bit<8> w) { hdr.stk[0].v = v + w; }
     action nothing() { }
     table t {
         key = { hdr.eth.dst: exact @name("dst"); hdr.eth.type: ternary; meta.idx: range; hdr.stk[0].isValid(): exact; meta.h16: selector; }
@@ -275,7 +275,7 @@ control Unused(inout H hdr, inout M meta, inout standard_metadata_t sm) {
         implementation = sel;
         const entries = { (1, _, 1 .. 4, true): nothing(); }
     }
-    table t2 { key = { meta.k: exact; } actions = { set; } default_action = set(1, 2); }
+    table t2 { key = { meta.k: exact; } actions = { set2; } default_action = set2(1, 2); }
     apply {
         bit<8> i = 0;
         bit<8> a; bit<8> b = 3;

@@ -44,6 +44,8 @@ def check_bodies(program: ast.Program) -> GlobalInfo:
             _Body(info.scope, kinds).control(decl)
         elif isinstance(decl, ast.ParserDecl) and not decl.is_type_decl:
             _Body(info.scope, kinds, in_parser=True).parser(decl)
+        elif isinstance(decl, (ast.ControlDecl, ast.ParserDecl)):   # a type: its parameters
+            _Body(info.scope, kinds).signature(decl)
     return info
 
 
@@ -103,6 +105,10 @@ class _Body:
         or parser's) or "constructor", which say how they may be written."""
         for p in params:
             t = self.resolve(p.type)
+            if isinstance(t, ExternT) and (p.direction or owner == "action"):
+                raise CompileError(p.span, f"{p.name}: a parameter of extern type "
+                                   f"'{t.describe()}' " + ("cannot belong to an action" if
+                                   owner == "action" else "cannot have a direction"))
             if owner == "constructor":
                 reason: str | None = f"'{p.name}' is a constructor parameter"
             elif isinstance(t, ExternT):
@@ -131,6 +137,12 @@ class _Body:
         self.locals(decl.locals)
         if decl.apply is not None:
             self.block(decl.apply)
+        self.scope = outer
+
+    def signature(self, decl: ast.ControlDecl | ast.ParserDecl) -> None:
+        outer = self.enter()
+        self.type_params(decl.type_params)
+        self.params(decl.params, "block")
         self.scope = outer
 
     def parser(self, decl: ast.ParserDecl) -> None:
@@ -310,7 +322,19 @@ class _Body:
             raise CompileError(value.span, f"value {v} does not fit in {target.describe()}")
 
     def action_labels(self, s: ast.SwitchStatement) -> None:
-        """``switch (t.apply().action_run)``: each label an action the table lists."""
+        """``switch (t.apply().action_run)``: each label an action the table lists;
+        and in any switch no label twice, by value (structure.py compares the spelling:
+        ``(bit<8>)1`` twice, or ``error.E`` twice, gets past it)."""
+        seen: dict[object, ast.Node] = {}
+        for case in s.cases:
+            if isinstance(case.label, ast.DefaultExpression):
+                continue
+            value = self.typer().constant(case.label)
+            key = value if isinstance(value, (int, bool)) else unparse(case.label)
+            if key in seen:
+                raise CompileError(case.label.span, f"{unparse(case.label)}: duplicate "
+                                   f"switch label (first at {seen[key].span})")
+            seen[key] = case
         table = self.switched_table(s.expr)
         if table is None:
             return

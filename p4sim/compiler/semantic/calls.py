@@ -193,6 +193,7 @@ class CallTyper(ExprTyper):
                                    f"'{inst.type.name}' is not an extern")
             return
         decl = binding.decl
+        self.resolve(inst.type)   # its type arguments: no more than the extern has parameters
         inner = _with_type_params(binding.scope, decl.type_params, inst.type.type_args, self)
         constructors = [m for m in decl.methods if m.name == decl.name and m.return_type is None]
         call = ast.MethodCall(ast.Name(decl.name, span=inst.span), (), inst.args,

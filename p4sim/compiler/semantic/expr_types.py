@@ -215,7 +215,9 @@ class ExprTyper:
     def _Binary(self, e: ast.Binary) -> Typed:
         left, right = self.type_of(e.left), self.type_of(e.right)
         if e.op in ("&&&", ".."):
+            self._keyset_operands(e, left, right)
             return None
+        self._constant_operands(e)
         boolean = e.op in ops.LOGIC_OPS or e.op in ops.COMPARE_OPS or \
             e.op in ops.EQUALITY_OPS
         if left is None or right is None:
@@ -226,6 +228,37 @@ class ExprTyper:
             return BoolT() if boolean else None
         _, result = ops.binary_result_type(e.op, left, right, e.span)
         return result
+
+    def _keyset_operands(self, e: ast.Binary, left: Typed, right: Typed) -> None:
+        """A mask or range joins two values of one type (an untyped integer adapts);
+        a constant range runs upwards."""
+        if isinstance(left, BitsT) and isinstance(right, BitsT) and left != right:
+            raise CompileError(e.span, f"the operands of '{e.op}' have different types: "
+                               f"{left.describe()} and {right.describe()}")
+        if e.op == "..":
+            low, high = self.constant(e.left), self.constant(e.right)
+            if isinstance(low, int) and isinstance(high, int) and low > high:
+                raise CompileError(e.span, f"the range {low} .. {high} is empty: its end is "
+                                   "below its start")
+
+    def _constant_operands(self, e: ast.Binary) -> None:
+        """What P4 leaves undefined, wherever the operands are constants: a shift by a
+        negative amount, division or modulo by zero or of negative numbers."""
+        if e.op in ops.SHIFT_OPS:
+            amount = self.constant(e.right)
+            if _negative(amount):
+                raise CompileError(e.right.span, f"a shift by a negative amount ({amount}) "
+                                   "is not permitted")
+        elif e.op in ("/", "%"):
+            word = "division" if e.op == "/" else "modulo"
+            divisor = self.constant(e.right)
+            if isinstance(divisor, int) and not isinstance(divisor, bool) and divisor == 0:
+                raise CompileError(e.right.span, f"{word} by zero")
+            for side in (e.left, e.right):
+                value = self.constant(side)
+                if _negative(value):
+                    raise CompileError(side.span, f"{word} is not defined on negative "
+                                       f"numbers ({value})")
 
     def _Ternary(self, e: ast.Ternary) -> Typed:
         cond = self.type_of(e.cond)
@@ -297,6 +330,10 @@ def assignable(target: P4Type | None, source: P4Type | None) -> bool:
     if isinstance(target, IntT):
         return isinstance(source, (IntT, BitsT, TypeVarT))
     return True
+
+
+def _negative(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value < 0
 
 
 def check_assignable(target: P4Type | None, source: P4Type | None, span: SourceSpan) -> None:

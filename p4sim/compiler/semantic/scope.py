@@ -183,6 +183,9 @@ def resolve_type(t: ast.Type, scope: Scope, const_eval: ConstEval) -> P4Type:
         if binding is None:
             raise CompileError(t.span, f"unknown type '{t.name}'")
         if isinstance(binding, TypeBinding):
+            if t.type_args:
+                raise CompileError(t.span, f"'{t.name}' is not generic: it takes no type "
+                                   f"arguments, and {len(t.type_args)} are given")
             return binding.type
         if isinstance(binding, GenericTypeBinding):
             return _specialize(binding, t, scope, const_eval)
@@ -190,6 +193,13 @@ def resolve_type(t: ast.Type, scope: Scope, const_eval: ConstEval) -> P4Type:
             decl = binding.decl
             args = tuple(resolve_type(a, scope, const_eval) for a in t.type_args)
             if isinstance(decl, ast.ExternDecl):
+                # fewer may be given: the bundled v1model declares register<T, I> and
+                # counter<I>, which programs for older v1model versions write as
+                # register<T> and counter
+                if len(args) > len(decl.type_params):
+                    raise CompileError(t.span, f"extern '{decl.name}' has "
+                                       f"{len(decl.type_params)} type parameter(s), but "
+                                       f"{len(args)} type arguments are given")
                 return ExternT(decl.name, args)
             if isinstance(decl, (ast.ParserDecl, ast.ControlDecl, ast.PackageDecl)):
                 kind = type(decl).__name__.replace("Decl", "").lower()

@@ -32,8 +32,9 @@ _BUILTIN_STATES = ("accept", "reject")
 _NOT_BASE_TYPES = (ast.TupleType, ast.StackType, ast.DontCareType, ast.MatchKindType)
 
 
-# Top-level declarations that cannot be overloaded (callables can, by arity).
-_SINGLE = (ast.ConstantDecl, ast.Instantiation, ast.ValueSetDecl, ast.HeaderDecl,
+# Top-level declarations that cannot be overloaded (functions can, by arity; actions
+# cannot: p4c refuses two actions of one name whatever their parameters).
+_SINGLE = (ast.ActionDecl, ast.ConstantDecl, ast.Instantiation, ast.ValueSetDecl, ast.HeaderDecl,
            ast.HeaderUnionDecl, ast.StructDecl, ast.EnumDecl, ast.TypedefDecl,
            ast.ControlDecl, ast.ParserDecl, ast.PackageDecl)
 _BUILTIN_FILES = ("core.p4", "v1model.p4")
@@ -87,6 +88,16 @@ def _instantiated_blocks(decl: ast.ControlDecl | ast.ParserDecl, blocks: dict[st
 
 
 def _check_declaration(decl: Any) -> None:
+    _check_name(getattr(decl, "name", None), decl.span)
+    for f in getattr(decl, "fields", ()):
+        _check_name(getattr(f, "name", None), f.span)
+    if isinstance(decl, ast.HeaderDecl):
+        varbits = [f.name for f in decl.fields if isinstance(f.type, ast.VarbitType)]
+        if len(varbits) > 1:
+            raise CompileError(decl.span, f"{decl.name}: a header holds at most one varbit "
+                               f"field, and {', '.join(map(repr, varbits))} are varbit")
+    if isinstance(decl, ast.ActionDecl):
+        _check_action_parameters(decl)
     if isinstance(decl, (ast.ErrorDecl, ast.MatchKindDecl)):
         kind = "error" if isinstance(decl, ast.ErrorDecl) else "match_kind"
         _unique(((m, decl.span) for m in decl.members), f"{kind} member")
@@ -130,6 +141,30 @@ def _check_declaration(decl: Any) -> None:
         _unique(((p.name, p.span) for p in decl.properties), "table property")
     elif isinstance(decl, (ast.ActionDecl, ast.FunctionDecl)):
         _check_body(decl.body, in_function=isinstance(decl, ast.FunctionDecl))
+
+
+def _check_name(name: str | None, span: SourceSpan) -> None:
+    """``_`` is the don't-care, never a name (p4c refuses it for any declaration)."""
+    if name == "_":
+        raise CompileError(span, "'_' cannot name a declaration, field or parameter: it "
+                           "stands for a don't-care value")
+
+
+def _check_action_parameters(action: ast.ActionDecl) -> None:
+    """The control plane supplies an action's directionless parameters, after the
+    ones a call gives: so they come last; and none is an infinite-precision int."""
+    control_plane: ast.Parameter | None = None
+    for param in action.params:
+        _check_name(param.name, param.span)
+        if isinstance(param.type, ast.IntType):
+            raise CompileError(param.span, f"{param.name}: an action parameter cannot have "
+                               "type int (give it a width: bit<W> or int<W>)")
+        if not param.direction:
+            control_plane = control_plane or param
+        elif control_plane is not None:
+            raise CompileError(param.span, f"{param.name}: a parameter with a direction "
+                               f"cannot follow the directionless '{control_plane.name}' (an "
+                               "action's directionless parameters come last)")
 
 
 def _check_no_table_applied(action: ast.ActionDecl, tables: set[str]) -> None:
@@ -176,10 +211,11 @@ def _check_parser(decl: ast.ParserDecl) -> None:
 
 
 def _local_names(decls: Iterable[Any]) -> Iterator[tuple[str, SourceSpan]]:
-    """Names of local declarations; callables are keyed by name and parameter count,
-    since P4 overloads actions and functions by their number of parameters."""
+    """Names of local declarations; functions are keyed by name and parameter count,
+    since P4 overloads them by their number of parameters (not actions: p4c refuses
+    two actions of one name)."""
     for d in decls:
-        if isinstance(d, (ast.ActionDecl, ast.FunctionDecl)):
+        if isinstance(d, ast.FunctionDecl):
             yield f"{d.name}/{len(d.params)}", d.span
         else:
             yield d.name, d.span
@@ -197,6 +233,8 @@ def _check_body(body: ast.Statement, in_function: bool, in_parser: bool = False)
             raise CompileError(node.span, f"'{word}' is not allowed in a parser state")
         if isinstance(node, ast.SwitchStatement):
             _check_switch(node)
+        if isinstance(node, ast.DeclarationStatement):
+            _check_name(node.decl.name, node.decl.span)
 
 
 def _check_switch(node: ast.SwitchStatement) -> None:

@@ -148,7 +148,9 @@ class TupleT(P4Type):
     elements: tuple[P4Type, ...]
 
     def describe(self) -> str:
-        return "tuple<" + ", ".join(e.describe() for e in self.elements) + ">"
+        # an element is None where its type is not known yet: an invalid header {#}
+        return "tuple<" + ", ".join(e.describe() if e is not None else "{#}"
+                                    for e in self.elements) + ">"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The structural front-end rules (p4sim/compiler/semantic/structure.py) run on every
 declaration, used or not, and refuse only what P4_16 forbids: what looks like a
-duplicate but is legal (overloads by arity, labels sharing a body, one error member per
+duplicate but is legal (functions overloaded by arity, labels sharing a body, one error member per
 ``error`` declaration, loops) still compiles."""
 from __future__ import annotations
 
@@ -19,15 +19,28 @@ def _refusal(tmp_path: Path, body: str, locals_: str = "", globals_: str = "") -
     return info.value.message
 
 
-def test_actions_overloaded_by_arity_are_not_duplicates(tmp_path: Path) -> None:
-    """P4 overloads callables by their number of parameters; the structural pass keys
+def test_functions_overloaded_by_arity_are_not_duplicates(tmp_path: Path) -> None:
+    """P4 overloads functions by their number of parameters; the structural pass keys
     them so (in a control nothing instantiates, which lowering never reads)."""
     compile_body(tmp_path, "", globals_="""
+bit<8> pick() { return 1; }
+bit<8> pick(in bit<8> v) { return v; }
 control Spare(inout headers_t hdr) {
-    action set_a() { hdr.h.a = 1; }
-    action set_a(bit<8> v) { hdr.h.a = v; }
-    apply { set_a(); set_a(8w3); }
+    apply { hdr.h.a = pick(); hdr.h.b = pick(8w3); }
 }""")
+
+
+def test_actions_are_not_overloaded_by_arity(tmp_path: Path) -> None:
+    """p4c refuses two actions of one name whatever their parameters (its
+    issue1932-1 test: "Duplicates declaration"), locally and at the top level."""
+    message = _refusal(tmp_path, "set_a();", locals_="""
+    action set_a() { hdr.h.a = 1; }
+    action set_a(bit<8> v) { hdr.h.a = v; }""")
+    assert message.startswith("set_a: duplicate declaration")
+    message = _refusal(tmp_path, "", globals_="""
+action set_b() { }
+action set_b(bit<8> v) { }""")
+    assert message.startswith("set_b: duplicate declaration")
 
 
 def test_an_action_defined_twice_with_one_arity_is_refused(tmp_path: Path) -> None:
