@@ -24,7 +24,7 @@ from p4sim.compiler.semantic.environment import (
 from p4sim.compiler.semantic.expr_types import check_assignable
 from p4sim.compiler.semantic.scope import DeclBinding, GlobalInfo, Scope, TypeBinding
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, ExternT, IntT, P4Type, TypeVarT, VoidT)
+    BitsT, BoolT, ExternT, HeaderT, IntT, P4Type, TypeVarT, VarbitT, VoidT)
 from p4sim.compiler.unparse import unparse
 
 _BUILTIN_FILES = ("core.p4", "v1model.p4")
@@ -46,6 +46,8 @@ def check_bodies(program: ast.Program) -> GlobalInfo:
             _Body(info.scope, kinds, in_parser=True).parser(decl)
         elif isinstance(decl, (ast.ControlDecl, ast.ParserDecl)):   # a type: its parameters
             _Body(info.scope, kinds).signature(decl)
+        elif isinstance(decl, ast.Instantiation) and decl.name != "main":
+            _Body(info.scope.child(), kinds).locals((decl,))
     return info
 
 
@@ -58,6 +60,21 @@ def _readonly(param: ast.Parameter, owner: str) -> str | None:
     if owner == "action":
         return "an action parameter (directionless parameters are read-only)"
     return f"'{param.name}' is a directionless parameter (read-only)"
+
+
+def _always_returns(s: ast.Statement | None) -> bool:
+    """Whether every path through ``s`` ends in a ``return`` (loops are not counted on:
+    their body may not run)."""
+    if isinstance(s, ast.ReturnStatement):
+        return True
+    if isinstance(s, ast.BlockStatement):
+        return any(_always_returns(inner) for inner in s.statements)
+    if isinstance(s, ast.IfStatement):
+        return _always_returns(s.then) and _always_returns(s.otherwise)
+    if isinstance(s, ast.SwitchStatement):
+        return any(isinstance(c.label, ast.DefaultExpression) for c in s.cases) and \
+            all(_always_returns(c.body) for c in s.cases if c.body is not None)
+    return False
 
 
 def _explain_hidden_local(exc: CompileError, inst: ast.Instantiation, outer: Scope
@@ -83,6 +100,7 @@ class _Body:
         self.match_kinds = match_kinds
         self.in_parser = in_parser
         self.return_type: list[P4Type | None] = []
+        self.callers: list[str] = []     # "action" or "function", innermost last
 
     def typer(self) -> CallTyper:
         return CallTyper(self.scope, self.in_parser)
@@ -124,9 +142,16 @@ class _Body:
             self.return_type.append(self.resolve(decl.return_type))
         else:
             self.return_type.append(VoidT())
-        self.params(decl.params, "action" if isinstance(decl, ast.ActionDecl) else "function")
+        kind = "action" if isinstance(decl, ast.ActionDecl) else "function"
+        self.params(decl.params, kind)
+        self.callers.append(kind)
         self.statements(decl.body.statements)
-        self.return_type.pop()
+        self.callers.pop()
+        returns = self.return_type.pop()
+        if isinstance(decl, ast.FunctionDecl) and returns is not None and \
+                not isinstance(returns, VoidT) and not _always_returns(decl.body):
+            raise CompileError(decl.span, f"function '{decl.name}' does not return a value "
+                               "on every path")
         self.scope = outer
 
     def control(self, decl: ast.ControlDecl) -> None:
@@ -212,6 +237,7 @@ class _Body:
         self.scope.declare(decl.name, Var(t))
 
     def table(self, decl: ast.TableDecl) -> None:
+        self.table_order(decl)
         typer = self.typer()
         for prop in decl.properties:
             for key in prop.key or ():
@@ -232,6 +258,39 @@ class _Body:
                 self.action_ref(entry.action, decl)
             if prop.value is not None:
                 typer.type_of(prop.value)
+
+    def table_order(self, decl: ast.TableDecl) -> None:
+        """What a table's properties say of each other: the default action names one
+        the actions list (above it) has; the key does not read the table itself; when
+        some entries give a priority, the first does; an entry repeats the arguments
+        the actions list binds."""
+        bound: dict[str, tuple[str, ...]] = {}
+        listed = False
+        for prop in decl.properties:
+            for key in prop.key or ():
+                if any(isinstance(n, ast.Name) and n.name == decl.name for n in ast.walk(key.expr)):
+                    raise CompileError(key.span, f"table '{decl.name}': its key cannot "
+                                       "refer to the table itself")
+            if prop.actions is not None:
+                listed = True
+                bound.update((ref.name.lstrip("."), tuple(unparse(a.value) for a in ref.args))
+                             for ref in prop.actions)
+            if prop.action is not None and not listed:
+                raise CompileError(prop.span, f"table '{decl.name}': its default_action "
+                                   "comes before the actions list it must be one of")
+            entries = prop.entries or ()
+            if any(e.priority is not None for e in entries) and entries[0].priority is None:
+                raise CompileError(entries[0].span, f"table '{decl.name}': this entry needs "
+                                   "a priority, since later entries give theirs")
+            for entry in entries:
+                given = bound.get(entry.action.name.lstrip("."), ())
+                for i, text in enumerate(given):
+                    if i < len(entry.action.args) and \
+                            unparse(entry.action.args[i].value) != text:
+                        raise CompileError(entry.action.args[i].span, f"argument "
+                                           f"{unparse(entry.action.args[i].value)} of "
+                                           f"'{entry.action.name}' differs from the {text} "
+                                           "its actions list binds")
 
     def action_ref(self, ref: ast.ActionRef, table: ast.TableDecl) -> None:
         name = ref.name[1:] if ref.name.startswith(".") else ref.name
@@ -270,6 +329,8 @@ class _Body:
         elif isinstance(s, ast.MethodCallStatement):
             typer.type_of(s.call)
             self.parser_only_call(s.call)
+            self.action_call(s.call)
+            self.sized_extract(s.call)
         elif isinstance(s, ast.DeclarationStatement):
             self.declaration(s.decl)
         elif isinstance(s, ast.IfStatement):
@@ -356,6 +417,35 @@ class _Body:
         if isinstance(binding, DeclBinding) and isinstance(binding.decl, ast.TableDecl):
             return binding.decl
         return None
+
+    def action_call(self, call: ast.MethodCall) -> None:
+        """Actions run from controls (their apply blocks and other actions): p4c
+        refuses a call from a parser state or from a function."""
+        if not isinstance(call.target, ast.Name):
+            return
+        where = "a function" if self.callers and self.callers[-1] == "function" else \
+            "a parser" if self.in_parser else None
+        if where is None:
+            return
+        binding = self.typer().lookup(call.target)
+        decls = binding.decl if isinstance(binding, DeclBinding) else ()
+        if all(isinstance(d, ast.ActionDecl) for d in
+               (decls if isinstance(decls, tuple) else (decls,))) and decls:
+            raise CompileError(call.span, f"action '{call.target.name}' cannot be called "
+                               f"from {where}: actions run from controls")
+
+    def sized_extract(self, call: ast.MethodCall) -> None:
+        """``extract(h, bits)`` sizes a header's varbit field: a header without one
+        takes the one-argument form."""
+        if not (isinstance(call.target, ast.Member) and call.target.member == "extract"
+                and len(call.args) == 2):
+            return
+        header = self.typer().type_of(call.args[0].value)
+        if isinstance(header, HeaderT) and not any(isinstance(f.type, VarbitT)
+                                                   for f in header.fields):
+            raise CompileError(call.span, f"extract({unparse(call.args[0].value)}, ...): "
+                               f"the two-argument extract sizes a varbit field, and "
+                               f"'{header.describe()}' has none")
 
     def parser_only_call(self, call: ast.MethodCall) -> None:
         """core.p4's verify() outside a parser: p4c refuses it wherever it is."""

@@ -183,9 +183,12 @@ class CallTyper(ExprTyper):
         """An extern instance's arguments against the constructor they pick, and its
         initializer block against the extern's abstract methods (initializers.py); an
         initializer block on anything but an extern instance."""
-        if not isinstance(inst.type, ast.NamedType):
-            return
-        binding = self.scope.lookup(inst.type.name)
+        binding = self.scope.lookup(inst.type.name) if isinstance(inst.type, ast.NamedType) \
+            else None
+        if binding is None or isinstance(binding, TypeBinding):
+            raise CompileError(inst.span, f"{inst.name}: {unparse(inst.type)} cannot be "
+                               "instantiated: only externs, controls, parsers and packages "
+                               "can")
         if not (isinstance(binding, DeclBinding) and isinstance(binding.decl, ast.ExternDecl)):
             if inst.initializer:
                 raise CompileError(inst.span, f"{inst.name}: only an extern instance takes "

@@ -158,14 +158,16 @@ class ExprTyper:
         return None
 
     def _stack_member(self, stack: StackT, e: ast.Member) -> Typed:
-        if e.member in ("size", "lastIndex"):
+        if e.member == "size":
             return BitsT(32)
-        if e.member in ("next", "last"):
+        if e.member in ("next", "last", "lastIndex"):
             if not self.in_parser:
                 # P4_16 (header stacks) and p4c's type checker, in p4c's words
-                raise CompileError(e.span, f"{unparse(e.expr)}.{e.member}: 'last', and "
-                                   "'next' for stacks can only be used in a parser")
-            return stack.element
+                raise CompileError(e.span, f"{unparse(e.expr)}.{e.member}: " + (
+                    "'lastIndex' for stacks can only be used in a parser"
+                    if e.member == "lastIndex" else
+                    "'last', and 'next' for stacks can only be used in a parser"))
+            return BitsT(32) if e.member == "lastIndex" else stack.element
         return None
 
     def _ArrayIndex(self, e: ast.ArrayIndex) -> Typed:

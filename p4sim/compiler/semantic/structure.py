@@ -49,6 +49,8 @@ def check_structure(program: ast.Program) -> None:
     _unique(((d.name, d.span) for d in program.declarations if isinstance(d, _SINGLE)
              and not d.span.file.endswith(_BUILTIN_FILES)), "declaration")
     _check_no_recursive_instantiation(program)
+    _unique(((m, d.span) for d in program.declarations if isinstance(d, ast.MatchKindDecl)
+             for m in d.members), "match_kind member")
 
 
 def _check_no_recursive_instantiation(program: ast.Program) -> None:
@@ -140,7 +142,8 @@ def _check_declaration(decl: Any) -> None:
     elif isinstance(decl, ast.TableDecl):
         _unique(((p.name, p.span) for p in decl.properties), "table property")
     elif isinstance(decl, (ast.ActionDecl, ast.FunctionDecl)):
-        _check_body(decl.body, in_function=isinstance(decl, ast.FunctionDecl))
+        _check_body(decl.body, in_function=isinstance(decl, ast.FunctionDecl),
+                    in_action=isinstance(decl, ast.ActionDecl))
 
 
 def _check_name(name: str | None, span: SourceSpan) -> None:
@@ -208,6 +211,34 @@ def _check_parser(decl: ast.ParserDecl) -> None:
     for state in decl.states:
         for statement in state.statements:
             _check_body(statement, in_function=False, in_parser=True)
+    _check_parser_ends(decl)
+
+
+def _check_parser_ends(decl: ast.ParserDecl) -> None:
+    """From ``start``, some path reaches accept or reject (a state without a transition
+    rejects); a parser that only loops could never hand a packet on."""
+    states = {s.name: s for s in decl.states}
+    if "start" not in states:
+        return
+    seen, todo = set(), ["start"]
+    while todo:
+        name = todo.pop()
+        if name in _BUILTIN_STATES or name not in states:
+            return   # an end, or a state the checker reports as unknown
+        if name in seen:
+            continue
+        seen.add(name)
+        transition = states[name].transition
+        if transition is None:
+            return
+        if isinstance(transition, ast.Name):
+            todo.append(transition.name)
+        elif isinstance(transition, ast.SelectExpression):
+            todo.extend(case.next_state for case in transition.cases)
+        else:
+            return   # a form this check does not follow: assume it ends
+    raise CompileError(decl.span, f"parser '{decl.name}' never reaches accept or reject: "
+                       f"its states ({', '.join(sorted(seen))}) only lead to each other")
 
 
 def _local_names(decls: Iterable[Any]) -> Iterator[tuple[str, SourceSpan]]:
@@ -221,7 +252,8 @@ def _local_names(decls: Iterable[Any]) -> Iterator[tuple[str, SourceSpan]]:
             yield d.name, d.span
 
 
-def _check_body(body: ast.Statement, in_function: bool, in_parser: bool = False) -> None:
+def _check_body(body: ast.Statement, in_function: bool, in_parser: bool = False,
+                in_action: bool = False) -> None:
     for node, loops in _statements(body, 0):
         if isinstance(node, (ast.BreakStatement, ast.ContinueStatement)) and loops == 0:
             word = "break" if isinstance(node, ast.BreakStatement) else "continue"
@@ -235,6 +267,9 @@ def _check_body(body: ast.Statement, in_function: bool, in_parser: bool = False)
             _check_switch(node)
         if isinstance(node, ast.DeclarationStatement):
             _check_name(node.decl.name, node.decl.span)
+            if (in_function or in_action) and isinstance(node.decl, ast.Instantiation):
+                raise CompileError(node.decl.span, f"{node.decl.name}: instantiations cannot "
+                                   "be in a function or an action")
 
 
 def _check_switch(node: ast.SwitchStatement) -> None:
