@@ -183,9 +183,11 @@ class CallTyper(ExprTyper):
         """An extern instance's arguments against the constructor they pick, and its
         initializer block against the extern's abstract methods (initializers.py); an
         initializer block on anything but an extern instance."""
-        binding = self.scope.lookup(inst.type.name) if isinstance(inst.type, ast.NamedType) \
-            else None
-        if binding is None or isinstance(binding, TypeBinding):
+        named = inst.type
+        binding = self.scope.lookup(named.name) if isinstance(named, ast.NamedType) else None
+        if isinstance(named, ast.NamedType) and binding is None:
+            raise CompileError(named.span, f"unknown type '{named.name}'")
+        if not isinstance(named, ast.NamedType) or isinstance(binding, TypeBinding):
             raise CompileError(inst.span, f"{inst.name}: {unparse(inst.type)} cannot be "
                                "instantiated: only externs, controls, parsers and packages "
                                "can")
@@ -193,11 +195,11 @@ class CallTyper(ExprTyper):
             if inst.initializer:
                 raise CompileError(inst.span, f"{inst.name}: only an extern instance takes "
                                    "an initializer block (its abstract methods), and "
-                                   f"'{inst.type.name}' is not an extern")
+                                   f"'{named.name}' is not an extern")
             return
         decl = binding.decl
-        self.resolve(inst.type)   # its type arguments: no more than the extern has parameters
-        inner = _with_type_params(binding.scope, decl.type_params, inst.type.type_args, self)
+        self.resolve(named)   # its type arguments: no more than the extern has parameters
+        inner = _with_type_params(binding.scope, decl.type_params, named.type_args, self)
         constructors = [m for m in decl.methods if m.name == decl.name and m.return_type is None]
         call = ast.MethodCall(ast.Name(decl.name, span=inst.span), (), inst.args,
                               span=inst.span)
