@@ -13,6 +13,7 @@ p4sim repeats so that its warnings match p4c's (recorded: corpus 024's ``max16``
 from __future__ import annotations
 
 from p4sim.compiler import ast
+from p4sim.compiler.semantic.returns import returns
 
 # p4c's two def-use passes after function inlining each report the same variable
 REPORTS_PER_COPY = 2
@@ -35,7 +36,7 @@ def _assigned(s: ast.Statement | None, before: bool) -> bool:
         state = before
         for inner in s.statements:
             state = _assigned(inner, state)
-            if _can_return(inner):
+            if returns(inner, every=False):
                 break  # the rest runs under the flag's guard, which may be skipped
         return state
     if isinstance(s, ast.IfStatement):
@@ -45,17 +46,3 @@ def _assigned(s: ast.Statement | None, before: bool) -> bool:
         bodies = [c.body for c in s.cases if c.body is not None]
         return all(_assigned(b, before) for b in bodies) and (has_default or before)
     return before
-
-
-def _can_return(s: ast.Statement | None) -> bool:
-    if s is None:
-        return False
-    if isinstance(s, ast.ReturnStatement):
-        return True
-    if isinstance(s, ast.BlockStatement):
-        return any(_can_return(inner) for inner in s.statements)
-    if isinstance(s, ast.IfStatement):
-        return _can_return(s.then) or _can_return(s.otherwise)
-    if isinstance(s, ast.SwitchStatement):
-        return any(_can_return(c.body) for c in s.cases)
-    return False

@@ -22,6 +22,7 @@ from p4sim.compiler.semantic.const_fold import NotConstant
 from p4sim.compiler.semantic.environment import (
     Unknown, Var, declare_callable, declare_local_constant, global_environment)
 from p4sim.compiler.semantic.expr_types import check_assignable
+from p4sim.compiler.semantic.returns import returns as path_returns
 from p4sim.compiler.semantic.scope import DeclBinding, GlobalInfo, Scope, TypeBinding
 from p4sim.compiler.semantic.types import (
     BitsT, BoolT, ExternT, HeaderT, IntT, P4Type, TypeVarT, VarbitT, VoidT)
@@ -60,21 +61,6 @@ def _readonly(param: ast.Parameter, owner: str) -> str | None:
     if owner == "action":
         return "an action parameter (directionless parameters are read-only)"
     return f"'{param.name}' is a directionless parameter (read-only)"
-
-
-def _always_returns(s: ast.Statement | None) -> bool:
-    """Whether every path through ``s`` ends in a ``return`` (loops are not counted on:
-    their body may not run)."""
-    if isinstance(s, ast.ReturnStatement):
-        return True
-    if isinstance(s, ast.BlockStatement):
-        return any(_always_returns(inner) for inner in s.statements)
-    if isinstance(s, ast.IfStatement):
-        return _always_returns(s.then) and _always_returns(s.otherwise)
-    if isinstance(s, ast.SwitchStatement):
-        return any(isinstance(c.label, ast.DefaultExpression) for c in s.cases) and \
-            all(_always_returns(c.body) for c in s.cases if c.body is not None)
-    return False
 
 
 def _explain_hidden_local(exc: CompileError, inst: ast.Instantiation, outer: Scope
@@ -149,7 +135,7 @@ class _Body:
         self.callers.pop()
         returns = self.return_type.pop()
         if isinstance(decl, ast.FunctionDecl) and returns is not None and \
-                not isinstance(returns, VoidT) and not _always_returns(decl.body):
+                not isinstance(returns, VoidT) and not path_returns(decl.body, every=True):
             raise CompileError(decl.span, f"function '{decl.name}' does not return a value "
                                "on every path")
         self.scope = outer
