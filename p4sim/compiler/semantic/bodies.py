@@ -21,11 +21,12 @@ from p4sim.compiler.semantic.calls import CallTyper
 from p4sim.compiler.semantic.const_fold import NotConstant
 from p4sim.compiler.semantic.environment import (
     Unknown, Var, declare_callable, declare_local_constant, global_environment)
-from p4sim.compiler.semantic.expr_types import check_assignable
+from p4sim.compiler.semantic.expr_types import assignable, check_assignable
 from p4sim.compiler.semantic.returns import returns as path_returns
 from p4sim.compiler.semantic.scope import DeclBinding, GlobalInfo, Scope, TypeBinding
 from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, ExternT, HeaderT, IntT, P4Type, TypeVarT, VarbitT, VoidT)
+    BitsT, BoolT, EnumT, ExternT, HeaderT, IntT, P4Type, StructT, TypeVarT, VarbitT,
+    VoidT)
 from p4sim.compiler.unparse import unparse
 
 _BUILTIN_FILES = ("core.p4", "v1model.p4")
@@ -220,6 +221,7 @@ class _Body:
         if decl.init is not None:
             check_assignable(t, self.typer().type_of(decl.init), decl.init.span)
             self.fits(t, decl.init)
+            self.fields_given(t, decl.init)
         self.scope.declare(decl.name, Var(t))
 
     def table(self, decl: ast.TableDecl) -> None:
@@ -264,6 +266,12 @@ class _Body:
             if prop.action is not None and not listed:
                 raise CompileError(prop.span, f"table '{decl.name}': its default_action "
                                    "comes before the actions list it must be one of")
+            if prop.action is not None and listed and not any(
+                    self.action_decl(prop.action) is self.action_decl(ref)
+                    for p2 in decl.properties for ref in p2.actions or ()):
+                raise CompileError(prop.action.span, f"default action "
+                                   f"'{prop.action.name.lstrip('.')}' is not in the actions "
+                                   f"of table '{decl.name}'")
             entries = prop.entries or ()
             if any(e.priority is not None for e in entries) and entries[0].priority is None:
                 raise CompileError(entries[0].span, f"table '{decl.name}': this entry needs "
@@ -277,6 +285,12 @@ class _Body:
                                            f"{unparse(entry.action.args[i].value)} of "
                                            f"'{entry.action.name}' differs from the {text} "
                                            "its actions list binds")
+
+    def action_decl(self, ref: ast.ActionRef) -> object:
+        """The declaration an action reference names (``.a``: the top-level one)."""
+        scope = self.scope.root() if ref.name.startswith(".") else self.scope
+        binding = scope.lookup(ref.name.lstrip("."))
+        return binding.decl if isinstance(binding, DeclBinding) else binding
 
     def action_ref(self, ref: ast.ActionRef, table: ast.TableDecl) -> None:
         name = ref.name[1:] if ref.name.startswith(".") else ref.name
@@ -355,6 +369,28 @@ class _Body:
         check_assignable(returns, t, s.value.span)
         self.fits(returns, s.value)
 
+    def fields_given(self, target: P4Type | None, value: ast.Expression) -> None:
+        """``{a = .., b = ..}`` for a struct or header names each field once, and all of
+        them unless it ends in ``...``."""
+        if not isinstance(value, ast.StructExpression) or \
+                not isinstance(target, (StructT, HeaderT)):
+            return
+        names = [f.name for f in value.fields]
+        twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+        if twice is not None:
+            raise CompileError(value.span, f"field '{twice}' is given twice")
+        declared = [f.name for f in target.fields] + [n for n, _ in getattr(target, "nested", ())]
+        unknown = [n for n in names if n not in declared]
+        if unknown:
+            raise CompileError(value.span, f"{target.describe()} has no field "
+                               f"'{unknown[0]}'")
+        missing = [n for n in declared if n not in names and not
+                   any(n.startswith(f"{nested}_") for nested in names)]
+        if missing and not value.rest:
+            raise CompileError(value.span, f"the initializer of {target.describe()} lacks "
+                               f"{', '.join(map(repr, missing))} (name every field, or end "
+                               "with '...' for default values)")
+
     def fits(self, target: P4Type | None, value: ast.Expression) -> None:
         """An untyped integer constant given to a bit<W> or int<W> must fit it (lowering's
         words; it checks only the code the package reaches)."""
@@ -373,9 +409,17 @@ class _Body:
         and in any switch no label twice, by value (structure.py compares the spelling:
         ``(bit<8>)1`` twice, or ``error.E`` twice, gets past it)."""
         seen: dict[object, ast.Node] = {}
+        switched = None if self.switched_table(s.expr) else self.typer().type_of(s.expr)
         for case in s.cases:
             if isinstance(case.label, ast.DefaultExpression):
                 continue
+            if switched is not None:
+                label_type = self.typer().type_of(case.label)
+                if label_type is not None and (not assignable(switched, label_type) or (
+                        isinstance(switched, EnumT) and not isinstance(label_type, EnumT))):
+                    raise CompileError(case.label.span, f"label {unparse(case.label)} has "
+                                       f"type {label_type.describe()}, and the switch is on "
+                                       f"{switched.describe()}")
             value = self.typer().constant(case.label)
             key = value if isinstance(value, (int, bool)) else unparse(case.label)
             if key in seen:
@@ -389,9 +433,9 @@ class _Body:
         for case in s.cases:
             if isinstance(case.label, ast.DefaultExpression):
                 continue
-            label = unparse(case.label).lstrip(".")
-            if label not in listed:
-                raise CompileError(case.label.span, f"'{label}' is not an action of table "
+            name = unparse(case.label).lstrip(".")
+            if name not in listed:
+                raise CompileError(case.label.span, f"'{name}' is not an action of table "
                                    f"'{table.name}'")
 
     def switched_table(self, e: ast.Expression) -> ast.TableDecl | None:
@@ -461,6 +505,7 @@ class _Body:
                                f"{_assign_reason(problem)}")
         check_assignable(target, typer.type_of(s.right), s.right.span)
         self.fits(target, s.right)
+        self.fields_given(target, s.right)
 
     def transition(self, transition: ast.Expression | None, states: set[str]) -> None:
         if isinstance(transition, ast.Name):

@@ -275,6 +275,17 @@ class ExprTyper:
         source, target = self.type_of(e.expr), self.resolve(e.type)
         if isinstance(source, BoolT) and isinstance(target, BitsT) and target.width != 1:
             raise CompileError(e.span, f"cannot cast bool to {target.describe()}")
+        if isinstance(source, BitsT) and isinstance(target, BitsT):
+            if source.signed != target.signed and source.width != target.width:
+                raise CompileError(e.span, f"cannot cast {source.describe()} to "
+                                   f"{target.describe()} in one step: a cast changes the "
+                                   "width or the signedness, not both")
+            if target.new_type is not None and (source.width, source.signed) != \
+                    (target.width, target.signed):
+                raise CompileError(e.span, f"cannot cast {source.describe()} to "
+                                   f"{target.new_type.name}, a type over "
+                                   f"{BitsT(target.width, target.signed).describe()}: cast "
+                                   "to that first")
         return target
 
     def _ListExpression(self, e: ast.ListExpression) -> Typed:
