@@ -17,16 +17,18 @@ from typing import Iterable
 
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError
+from p4sim.compiler.semantic.call_context import check_call_context
 from p4sim.compiler.semantic.calls import CallTyper
 from p4sim.compiler.semantic.const_fold import NotConstant
 from p4sim.compiler.semantic.environment import (
     Unknown, Var, declare_callable, declare_local_constant, global_environment)
-from p4sim.compiler.semantic.expr_types import assignable, check_assignable
+from p4sim.compiler.semantic.expr_types import check_assignable
+from p4sim.compiler.semantic.initial_values import check_value
 from p4sim.compiler.semantic.returns import returns as path_returns
 from p4sim.compiler.semantic.scope import DeclBinding, GlobalInfo, Scope, TypeBinding
-from p4sim.compiler.semantic.types import (
-    BitsT, BoolT, EnumT, ExternT, HeaderT, IntT, P4Type, StructT, TypeVarT, VarbitT,
-    VoidT)
+from p4sim.compiler.semantic.switch_labels import check_switch_labels
+from p4sim.compiler.semantic.table_properties import check_table_properties
+from p4sim.compiler.semantic.types import BoolT, ExternT, P4Type, TypeVarT, VoidT
 from p4sim.compiler.unparse import unparse
 
 _BUILTIN_FILES = ("core.p4", "v1model.p4")
@@ -220,12 +222,11 @@ class _Body:
         t = self.resolve(decl.type)
         if decl.init is not None:
             check_assignable(t, self.typer().type_of(decl.init), decl.init.span)
-            self.fits(t, decl.init)
-            self.fields_given(t, decl.init)
+            check_value(t, decl.init, self.typer())
         self.scope.declare(decl.name, Var(t))
 
     def table(self, decl: ast.TableDecl) -> None:
-        self.table_order(decl)
+        check_table_properties(decl, self.scope)
         typer = self.typer()
         for prop in decl.properties:
             for key in prop.key or ():
@@ -246,51 +247,6 @@ class _Body:
                 self.action_ref(entry.action, decl)
             if prop.value is not None:
                 typer.type_of(prop.value)
-
-    def table_order(self, decl: ast.TableDecl) -> None:
-        """What a table's properties say of each other: the default action names one
-        the actions list (above it) has; the key does not read the table itself; when
-        some entries give a priority, the first does; an entry repeats the arguments
-        the actions list binds."""
-        bound: dict[str, tuple[str, ...]] = {}
-        listed = False
-        for prop in decl.properties:
-            for key in prop.key or ():
-                if any(isinstance(n, ast.Name) and n.name == decl.name for n in ast.walk(key.expr)):
-                    raise CompileError(key.span, f"table '{decl.name}': its key cannot "
-                                       "refer to the table itself")
-            if prop.actions is not None:
-                listed = True
-                bound.update((ref.name.lstrip("."), tuple(unparse(a.value) for a in ref.args))
-                             for ref in prop.actions)
-            if prop.action is not None and not listed:
-                raise CompileError(prop.span, f"table '{decl.name}': its default_action "
-                                   "comes before the actions list it must be one of")
-            if prop.action is not None and listed and not any(
-                    self.action_decl(prop.action) is self.action_decl(ref)
-                    for p2 in decl.properties for ref in p2.actions or ()):
-                raise CompileError(prop.action.span, f"default action "
-                                   f"'{prop.action.name.lstrip('.')}' is not in the actions "
-                                   f"of table '{decl.name}'")
-            entries = prop.entries or ()
-            if any(e.priority is not None for e in entries) and entries[0].priority is None:
-                raise CompileError(entries[0].span, f"table '{decl.name}': this entry needs "
-                                   "a priority, since later entries give theirs")
-            for entry in entries:
-                given = bound.get(entry.action.name.lstrip("."), ())
-                for i, text in enumerate(given):
-                    if i < len(entry.action.args) and \
-                            unparse(entry.action.args[i].value) != text:
-                        raise CompileError(entry.action.args[i].span, f"argument "
-                                           f"{unparse(entry.action.args[i].value)} of "
-                                           f"'{entry.action.name}' differs from the {text} "
-                                           "its actions list binds")
-
-    def action_decl(self, ref: ast.ActionRef) -> object:
-        """The declaration an action reference names (``.a``: the top-level one)."""
-        scope = self.scope.root() if ref.name.startswith(".") else self.scope
-        binding = scope.lookup(ref.name.lstrip("."))
-        return binding.decl if isinstance(binding, DeclBinding) else binding
 
     def action_ref(self, ref: ast.ActionRef, table: ast.TableDecl) -> None:
         name = ref.name[1:] if ref.name.startswith(".") else ref.name
@@ -328,9 +284,7 @@ class _Body:
             self.assignment(s)
         elif isinstance(s, ast.MethodCallStatement):
             typer.type_of(s.call)
-            self.parser_only_call(s.call)
-            self.action_call(s.call)
-            self.sized_extract(s.call)
+            check_call_context(s.call, typer, self.callers[-1] if self.callers else None)
         elif isinstance(s, ast.DeclarationStatement):
             self.declaration(s.decl)
         elif isinstance(s, ast.IfStatement):
@@ -339,7 +293,7 @@ class _Body:
             self.nested(s.otherwise)
         elif isinstance(s, ast.SwitchStatement):
             typer.type_of(s.expr)
-            self.action_labels(s)
+            check_switch_labels(s, typer)
             for case in s.cases:
                 if case.body is not None:
                     self.block(case.body)
@@ -367,125 +321,7 @@ class _Body:
         if isinstance(returns, VoidT) or not self.return_type:
             raise CompileError(s.span, "this action or function returns no value")
         check_assignable(returns, t, s.value.span)
-        self.fits(returns, s.value)
-
-    def fields_given(self, target: P4Type | None, value: ast.Expression) -> None:
-        """``{a = .., b = ..}`` for a struct or header names each field once, and all of
-        them unless it ends in ``...``."""
-        if not isinstance(value, ast.StructExpression) or \
-                not isinstance(target, (StructT, HeaderT)):
-            return
-        names = [f.name for f in value.fields]
-        twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
-        if twice is not None:
-            raise CompileError(value.span, f"field '{twice}' is given twice")
-        declared = [f.name for f in target.fields] + [n for n, _ in getattr(target, "nested", ())]
-        unknown = [n for n in names if n not in declared]
-        if unknown:
-            raise CompileError(value.span, f"{target.describe()} has no field "
-                               f"'{unknown[0]}'")
-        missing = [n for n in declared if n not in names and not
-                   any(n.startswith(f"{nested}_") for nested in names)]
-        if missing and not value.rest:
-            raise CompileError(value.span, f"the initializer of {target.describe()} lacks "
-                               f"{', '.join(map(repr, missing))} (name every field, or end "
-                               "with '...' for default values)")
-
-    def fits(self, target: P4Type | None, value: ast.Expression) -> None:
-        """An untyped integer constant given to a bit<W> or int<W> must fit it (lowering's
-        words; it checks only the code the package reaches)."""
-        if not isinstance(target, BitsT) or not isinstance(self.typer().type_of(value), IntT):
-            return
-        v = self.typer().constant(value)
-        if not isinstance(v, int) or isinstance(v, bool):
-            return
-        low, high = (-(1 << (target.width - 1)), (1 << target.width) - 1) if target.signed \
-            else (-(1 << target.width), target.mask)   # -1 fills an unsigned field
-        if not low <= v <= high:
-            raise CompileError(value.span, f"value {v} does not fit in {target.describe()}")
-
-    def action_labels(self, s: ast.SwitchStatement) -> None:
-        """``switch (t.apply().action_run)``: each label an action the table lists;
-        and in any switch no label twice, by value (structure.py compares the spelling:
-        ``(bit<8>)1`` twice, or ``error.E`` twice, gets past it)."""
-        seen: dict[object, ast.Node] = {}
-        switched = None if self.switched_table(s.expr) else self.typer().type_of(s.expr)
-        for case in s.cases:
-            if isinstance(case.label, ast.DefaultExpression):
-                continue
-            if switched is not None:
-                label_type = self.typer().type_of(case.label)
-                if label_type is not None and (not assignable(switched, label_type) or (
-                        isinstance(switched, EnumT) and not isinstance(label_type, EnumT))):
-                    raise CompileError(case.label.span, f"label {unparse(case.label)} has "
-                                       f"type {label_type.describe()}, and the switch is on "
-                                       f"{switched.describe()}")
-            value = self.typer().constant(case.label)
-            key = value if isinstance(value, (int, bool)) else unparse(case.label)
-            if key in seen:
-                raise CompileError(case.label.span, f"{unparse(case.label)}: duplicate "
-                                   f"switch label (first at {seen[key].span})")
-            seen[key] = case
-        table = self.switched_table(s.expr)
-        if table is None:
-            return
-        listed = {ref.name.lstrip(".") for prop in table.properties for ref in prop.actions or ()}
-        for case in s.cases:
-            if isinstance(case.label, ast.DefaultExpression):
-                continue
-            name = unparse(case.label).lstrip(".")
-            if name not in listed:
-                raise CompileError(case.label.span, f"'{name}' is not an action of table "
-                                   f"'{table.name}'")
-
-    def switched_table(self, e: ast.Expression) -> ast.TableDecl | None:
-        if not (isinstance(e, ast.Member) and e.member == "action_run"
-                and isinstance(e.expr, ast.MethodCall) and isinstance(e.expr.target, ast.Member)
-                and e.expr.target.member == "apply" and isinstance(e.expr.target.expr, ast.Name)):
-            return None
-        binding = self.typer().lookup(e.expr.target.expr)
-        if isinstance(binding, DeclBinding) and isinstance(binding.decl, ast.TableDecl):
-            return binding.decl
-        return None
-
-    def action_call(self, call: ast.MethodCall) -> None:
-        """Actions run from controls (their apply blocks and other actions): p4c
-        refuses a call from a parser state or from a function."""
-        if not isinstance(call.target, ast.Name):
-            return
-        where = "a function" if self.callers and self.callers[-1] == "function" else \
-            "a parser" if self.in_parser else None
-        if where is None:
-            return
-        binding = self.typer().lookup(call.target)
-        decls = binding.decl if isinstance(binding, DeclBinding) else ()
-        if all(isinstance(d, ast.ActionDecl) for d in
-               (decls if isinstance(decls, tuple) else (decls,))) and decls:
-            raise CompileError(call.span, f"action '{call.target.name}' cannot be called "
-                               f"from {where}: actions run from controls")
-
-    def sized_extract(self, call: ast.MethodCall) -> None:
-        """``extract(h, bits)`` sizes a header's varbit field: a header without one
-        takes the one-argument form."""
-        if not (isinstance(call.target, ast.Member) and call.target.member == "extract"
-                and len(call.args) == 2):
-            return
-        header = self.typer().type_of(call.args[0].value)
-        if isinstance(header, HeaderT) and not any(isinstance(f.type, VarbitT)
-                                                   for f in header.fields):
-            raise CompileError(call.span, f"extract({unparse(call.args[0].value)}, ...): "
-                               f"the two-argument extract sizes a varbit field, and "
-                               f"'{header.describe()}' has none")
-
-    def parser_only_call(self, call: ast.MethodCall) -> None:
-        """core.p4's verify() outside a parser: p4c refuses it wherever it is."""
-        if self.in_parser or not (isinstance(call.target, ast.Name) and call.target.name == "verify"):
-            return
-        binding = self.typer().lookup(call.target)
-        decls = binding.decl if isinstance(binding, DeclBinding) else ()
-        if any(isinstance(d, ast.ExternFunctionDecl) for d in
-               (decls if isinstance(decls, tuple) else (decls,))):
-            raise CompileError(call.span, "verify() can only be called in a parser")
+        check_value(returns, s.value, self.typer())
 
     def condition(self, cond: ast.Expression, what: str) -> None:
         t = self.typer().type_of(cond)
@@ -504,8 +340,7 @@ class _Body:
             raise CompileError(s.left.span, f"cannot assign to '{unparse(s.left)}': "
                                f"{_assign_reason(problem)}")
         check_assignable(target, typer.type_of(s.right), s.right.span)
-        self.fits(target, s.right)
-        self.fields_given(target, s.right)
+        check_value(target, s.right, typer)
 
     def transition(self, transition: ast.Expression | None, states: set[str]) -> None:
         if isinstance(transition, ast.Name):
