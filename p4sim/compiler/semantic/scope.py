@@ -381,15 +381,24 @@ def _enum_type(decl: ast.EnumDecl, scope: Scope, const_eval: ConstEval) -> EnumT
     if decl.underlying is None:
         return EnumT(decl.name, names, tuple(range(len(names))))
     underlying = resolve_type(decl.underlying, scope, const_eval)
-    if not isinstance(underlying, BitsT):
+    if not isinstance(underlying, BitsT) or underlying.new_type is not None:
         raise CompileError(decl.underlying.span, "a serializable enum needs a bit<W> or "
-                           "int<W> underlying type")
+                           "int<W> underlying type" + (
+                               f", and '{underlying.new_type.name}' is a new type"
+                               if isinstance(underlying, BitsT) and underlying.new_type
+                               else ""))
+    low, high = (-(1 << (underlying.width - 1)), (1 << (underlying.width - 1)) - 1) \
+        if underlying.signed else (0, underlying.mask)
     values = []
     for m in decl.members:
         if m.value is None:
             raise CompileError(m.span, f"member '{m.name}' of serializable enum "
                                f"'{decl.name}' needs a value")
-        values.append(const_int(m.value, scope, const_eval, "an enum value"))
+        value = const_int(m.value, scope, const_eval, "an enum value")
+        if not low <= value <= high:
+            raise CompileError(m.value.span, f"value {value} of '{decl.name}.{m.name}' does "
+                               f"not fit in {underlying.describe()}")
+        values.append(value)
     return EnumT(decl.name, names, tuple(values), underlying)
 
 
