@@ -67,6 +67,8 @@ class CallTyper(ExprTyper):
                 self._check_arguments(chosen.params, e, binding.scope)
                 return VoidT()
             inner = _with_type_params(binding.scope, chosen.type_params, e.type_args, self)
+            if not e.type_args:
+                self._check_widths_inferable(chosen, e)
             self._check_arguments(chosen.params, e, inner)
             return _result(chosen.return_type, inner)
         return None
@@ -161,8 +163,10 @@ class CallTyper(ExprTyper):
         self._check_arguments(method.params, e, inner)
         return _result(method.return_type, inner) if method.return_type else None
 
-    def _check_widths_inferable(self, method: ast.MethodPrototype, e: ast.MethodCall) -> None:
-        """A method type parameter only int literals give has no width to take."""
+    def _check_widths_inferable(self, method: ast.MethodPrototype | ast.FunctionDecl |
+                                ast.ExternFunctionDecl, e: ast.MethodCall) -> None:
+        """A type parameter of a method or function that only int literals give has no
+        width to take."""
         variables = {p.name for p in method.type_params}
         literal_only: dict[str, ast.Expression] = {}
         typed: set[str] = set()
@@ -177,7 +181,8 @@ class CallTyper(ExprTyper):
             if name not in typed:
                 raise CompileError(arg_value.span, f"{unparse(arg_value)}: could not infer a "
                                    f"width for type parameter '{name}' of "
-                                   f"'{method.name}' (give it: {method.name}<bit<W>>(...))")
+                                   f"'{method.name}' (write the value with a width, such "
+                                   "as 16w0, or give the type arguments)")
 
     def check_constructor_call(self, inst: ast.Instantiation) -> None:
         """An extern instance's arguments against the constructor they pick, and its

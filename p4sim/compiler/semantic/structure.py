@@ -234,6 +234,9 @@ def _check_parser_ends(decl: ast.ParserDecl) -> None:
         if isinstance(transition, ast.Name):
             todo.append(transition.name)
         elif isinstance(transition, ast.SelectExpression):
+            if not any(isinstance(c.keyset, (ast.DefaultExpression, ast.DontCare))
+                       for c in transition.cases):
+                return   # no default: a value no case matches rejects the packet
             todo.extend(case.next_state for case in transition.cases)
         else:
             return   # a form this check does not follow: assume it ends
