@@ -27,7 +27,7 @@ def test_a_switch_that_never_comes_up_fails_with_its_log_and_leaves_no_namespace
     switch = tmp_path / "broken_switch"
     switch.write_text("#!/bin/sh\necho \"cannot open $2\" >&2\nexit 7\n")
     switch.chmod(0o755)
-    status, stderr, pid = run({"SWITCH": str(switch)})
+    status, stderr, pid = run({"SWITCH": str(switch), "TMPDIR": str(tmp_path)})  # its kept logs
     assert status == 1, stderr
     assert "switch did not come up; its log (" in stderr and "/fb-ptf-logs." in stderr
     assert "exited (status 7)" in stderr and "cannot open 1@swp1" in stderr
@@ -53,8 +53,8 @@ def test_a_passing_session_removes_its_logs_unless_asked_to_keep_them(tmp_path: 
 
 
 @pytest.mark.netns
-def test_a_bad_target_is_refused_naming_the_variable() -> None:
-    status, stderr, _pid = run({"TARGET": "bvm2"})
+def test_a_bad_target_is_refused_naming_the_variable(tmp_path: Path) -> None:
+    status, stderr, _pid = run({"TARGET": "bvm2", "TMPDIR": str(tmp_path)})
     assert status == 1
     assert "TARGET='bvm2' is not a target: use p4sim or bmv2" in stderr
 
@@ -65,7 +65,8 @@ def test_sigterm_tears_everything_down_and_exits_130(tmp_path: Path) -> None:
     switch = tmp_path / "silent_switch"  # runs, never listens: the session waits for it
     switch.write_text(f"#!/bin/sh\necho $$ > {pid_file}\nexec sleep 600\n")
     switch.chmod(0o755)
-    process = subprocess.Popen([str(RUN)], env={**os.environ, "SWITCH": str(switch)}, cwd=ROOT,
+    process = subprocess.Popen([str(RUN)], env={**os.environ, "SWITCH": str(switch),
+                                                "TMPDIR": str(tmp_path)}, cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     namespace = Path(f"/var/run/netns/fb-ptf-{process.pid}")
     try:
