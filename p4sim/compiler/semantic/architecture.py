@@ -9,7 +9,9 @@ from __future__ import annotations
 from p4sim.compiler import ast
 from p4sim.compiler.errors import CompileError
 from p4sim.compiler.semantic.package_arguments import in_parameter_order, instantiated_block
+from p4sim.compiler.semantic.expr_types import ExprTyper
 from p4sim.compiler.semantic.scope import DeclBinding, GlobalInfo
+from p4sim.compiler.semantic.types import P4Type, TypeVarT
 
 # V1Switch's parameter names, which p4c's back end looks the pipeline blocks up by.
 V1SWITCH_PARAMETERS = ("p", "vr", "ig", "eg", "ck", "dep")
@@ -54,11 +56,13 @@ def _check_block_parameters(main: ast.Instantiation, package: ast.PackageDecl,
     """Each block given to the package takes the parameters its package parameter's
     type declares, in number and direction (p4c unifies the two types and refuses a
     verify-checksum control taking ``in H`` where VerifyChecksum has ``inout H``)."""
+    unified: dict[str, tuple[P4Type, str]] = {}   # package type variable -> (type, whose)
     for param, arg in zip(package.params, in_parameter_order(main, package.params)):
         expected = _block_type(param.type, info)
         given = _block_of(arg, info) if arg is not None else None
         if expected is None or given is None or arg is None:
             continue
+        _unify(param, expected, given, package, info, unified, arg)
         if len(given.params) != len(expected.params):
             raise CompileError(arg.span, "Cannot unify functions with different number of "
                                f"arguments: {given.name} takes {len(given.params)}, "
@@ -70,6 +74,36 @@ def _check_block_parameters(main: ast.Instantiation, package: ast.PackageDecl,
                                    f"'{theirs.name}' because they have different "
                                    "directions", (f"{given.name} is given as the package's "
                                                   f"'{param.name}' ({expected.name})",))
+
+
+def _unify(param: ast.Parameter, expected: ast.ControlDecl | ast.ParserDecl,
+           given: ast.ControlDecl | ast.ParserDecl, package: ast.PackageDecl,
+           info: GlobalInfo, unified: dict[str, tuple[P4Type, str]], arg: ast.Node) -> None:
+    """The package's type variables (V1Switch's H and M) stand for one type each: the
+    parser's ``out H`` and the ingress's ``inout H`` are the same struct (p4c refuses
+    an ingress whose headers and metadata come in the other order)."""
+    if not isinstance(param.type, ast.NamedType):
+        return
+    variables = {tp.name for tp in package.type_params}
+    to_package = {tp.name: a.name for tp, a in zip(expected.type_params, param.type.type_args)
+                  if isinstance(a, ast.NamedType) and a.name in variables}
+    typer = ExprTyper(info.scope)
+    for mine, theirs in zip(given.params, expected.params):
+        if not (isinstance(theirs.type, ast.NamedType) and theirs.type.name in to_package):
+            continue
+        variable = to_package[theirs.type.name]
+        try:
+            t = typer.resolve(mine.type)
+        except CompileError:
+            continue   # the checker reports an unknown type where it is written
+        if t is None or isinstance(t, TypeVarT):
+            continue
+        first = unified.setdefault(variable, (t, f"{given.name}'s '{mine.name}'"))
+        if first[0] != t:
+            raise CompileError(arg.span, f"Cannot unify '{t.describe()}' with "
+                               f"'{first[0].describe()}': {given.name}'s parameter "
+                               f"'{mine.name}' has type {t.describe()}, where {first[1]} "
+                               f"made the package's {variable} {first[0].describe()}")
 
 
 _BLOCKS = (ast.ControlDecl, ast.ParserDecl)
