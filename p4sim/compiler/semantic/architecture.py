@@ -103,7 +103,8 @@ def _unify(param: ast.Parameter, expected: ast.ControlDecl | ast.ParserDecl,
             raise CompileError(arg.span, f"Cannot unify '{t.describe()}' with "
                                f"'{first[0].describe()}': {given.name}'s parameter "
                                f"'{mine.name}' has type {t.describe()}, where {first[1]} "
-                               f"made the package's {variable} {first[0].describe()}")
+                               f"made the package's type parameter {variable} stand for "
+                               f"{first[0].describe()}")
 
 
 _BLOCKS = (ast.ControlDecl, ast.ParserDecl)
