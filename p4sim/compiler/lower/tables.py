@@ -147,9 +147,7 @@ class TableLowering:
         if timeout is not None:
             t.support_timeout = bool(self._const(timeout, "support_timeout", boolean=True))
         const_default = self._default_entry(t, actions, action_ids, implementation)
-        self._check_priority_properties()
         if entries_prop is not None:
-            self._check_entries_placement(entries_prop)
             t.entries = self._entries(entries_prop, keys, match_fields, action_ids)
             self._check_priorities(entries_prop)
         for a in self.decl.properties:
@@ -491,31 +489,6 @@ class TableLowering:
                              f"(line {entry.span.line}), but the {order} priority wins")
             previous = (current, entry)
             current += step
-
-    def _check_priority_properties(self) -> None:
-        """``largest_priority_wins`` is a bool and ``priority_delta`` a positive integer,
-        whether or not an entry uses them (P4_16 spec, "Entries")."""
-        wins = self.props.get("largest_priority_wins")
-        if wins is not None:
-            self._const(wins, "largest_priority_wins", boolean=True)
-        delta = self.props.get("priority_delta")
-        if delta is not None and self._const(delta, "priority_delta") <= 0:
-            raise CompileError(delta.span, "table property 'priority_delta' must be a "
-                               "positive integer")
-
-    def _check_entries_placement(self, prop: ast.TableProperty) -> None:
-        """Entries name the key's fields, so they come after ``key``; and only a key
-        matched by ternary, range or optional orders entries by priority."""
-        key = self.props.get("key")
-        if key is not None and self.decl.properties.index(prop) < \
-                self.decl.properties.index(key):
-            raise CompileError(prop.span, f"table '{self.decl.name}': the entries come "
-                               "before the key they match")
-        ordered = any(kind in ("ternary", "range", "optional") for kind, _ in self.key_kinds)
-        for entry in prop.entries or ():
-            if entry.priority is not None and not ordered:
-                raise CompileError(entry.span, f"table '{self.decl.name}': its keys match by "
-                                   "exact or lpm only, so its entries take no priorities")
 
     def _json_priority(self, entry: ast.TableEntry, index: int) -> int:
         """The entry's BMv2 priority (smaller wins), as p4c's BMv2 back end computes it:

@@ -226,7 +226,7 @@ class _Body:
         self.scope.declare(decl.name, Var(t))
 
     def table(self, decl: ast.TableDecl) -> None:
-        check_table_properties(decl, self.scope)
+        check_table_properties(decl, self.typer())
         typer = self.typer()
         for prop in decl.properties:
             for key in prop.key or ():

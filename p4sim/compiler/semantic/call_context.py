@@ -25,10 +25,8 @@ def _action_call(call: ast.MethodCall, typer: ExprTyper, caller: str | None) -> 
     where = "a function" if caller == "function" else "a parser" if typer.in_parser else None
     if where is None:
         return
-    binding = typer.lookup(call.target)
-    decls = binding.decl if isinstance(binding, DeclBinding) else ()
-    if all(isinstance(d, ast.ActionDecl) for d in
-           (decls if isinstance(decls, tuple) else (decls,))) and decls:
+    decls = _callees(call.target, typer)
+    if decls and all(isinstance(d, ast.ActionDecl) for d in decls):
         raise CompileError(call.span, f"action '{call.target.name}' cannot be called "
                            f"from {where}: actions run from controls")
 
@@ -51,8 +49,13 @@ def _parser_only_call(call: ast.MethodCall, typer: ExprTyper) -> None:
     """core.p4's verify() outside a parser: p4c refuses it wherever it is."""
     if typer.in_parser or not (isinstance(call.target, ast.Name) and call.target.name == "verify"):
         return
-    binding = typer.lookup(call.target)
-    decls = binding.decl if isinstance(binding, DeclBinding) else ()
-    if any(isinstance(d, ast.ExternFunctionDecl) for d in
-           (decls if isinstance(decls, tuple) else (decls,))):
+    if any(isinstance(d, ast.ExternFunctionDecl) for d in _callees(call.target, typer)):
         raise CompileError(call.span, "verify() can only be called in a parser")
+
+
+def _callees(name: ast.Name, typer: ExprTyper) -> tuple[ast.Node, ...]:
+    """The declarations a called name may stand for (overloads are a tuple of them)."""
+    binding = typer.lookup(name)
+    if not isinstance(binding, DeclBinding):
+        return ()
+    return binding.decl if isinstance(binding.decl, tuple) else (binding.decl,)
