@@ -38,8 +38,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import platform
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -49,9 +47,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from control.collector.store import stored_report_count
 from control.errors import ConfigError
 from control.experiment.fabric import snapshot, write_policy, write_topology
 from control.experiment.flows import WorkloadResult, run_flows
+from control.experiment.machine import machine_facts
 from control.experiment.metrics import make_row, percentile
 from control.experiment.plan import Setting, Workload
 from control.experiment.runner import Progress
@@ -352,25 +352,13 @@ def format_tables(lines: list[Line], captions: dict[str, str]) -> str:
 # ------------------------------------------------------------------ running (root)
 
 
-def machine_facts(switch_binary: str) -> str:
-    """What the figures depend on: cores, load, Python, the switch program."""
-    load = ", ".join(f"{v:.2f}" for v in os.getloadavg())
-    return (f"machine: {os.cpu_count()} cores, load average {load}, {platform.machine()} "
-            f"{platform.system()} {platform.release()}, Python {platform.python_version()}, "
-            f"switch {switch_binary}")
-
-
 def report_count(db: Path, settle_s: float = 1.0, deadline_s: float = 15.0) -> int:
     """Reports in the collector's store, once the count stopped growing for ``settle_s``
     (the collector writes in batches) or after ``deadline_s``."""
     end = time.monotonic() + deadline_s
     last, since = -1, time.monotonic()
     while True:
-        try:
-            with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as conn:
-                count = int(conn.execute("SELECT COUNT(*) FROM reports").fetchone()[0])
-        except sqlite3.Error:
-            count = 0          # not created yet: no report arrived
+        count = stored_report_count(str(db))
         now = time.monotonic()
         if count != last:
             last, since = count, now

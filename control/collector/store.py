@@ -209,6 +209,16 @@ class Store:
             self._paths[path] += count
 
 
+def stored_report_count(path: str) -> int:
+    """Reports in the store file at ``path``, read-only while the collector writes; 0 if
+    it does not exist yet (no report arrived)."""
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM reports").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
 def _since(since: float | None) -> float:
     return float("-inf") if since is None else since
 
