@@ -9,14 +9,14 @@ first uplink drops to ``--slow-pps`` (the run-time CLI's set_queue_rate, the fou
 once); ``--slow-for`` s later it is back at ``--uplink-pps``. The controller (fabricctl
 run --db) logs every new weight set; from those lines, per slowed (leaf, port):
 
-- reaction: from the slowdown to the first weight set giving the slowed port less weight
-  than another member of its leaf for some destination (the CLI's latency included);
+- reaction: from the slowdown (when its CLI returned) to the first weight set giving
+  the slowed port less weight than another member of its leaf for some destination
+  (0 if some earlier one already did: that shift is counted as early);
 - flaps: changes of that state after the first shift while the port stays slow;
 - wrong: shifts away from a member never slowed while the others are slow;
 - early: shifts before the slowdown (false alarms on a symmetric fabric);
-- return: from the recovery to the last change back to equal weights ("-": still
-  shifted when the run ended; a port clears only on a fresh low report, so it needs
-  traffic after the recovery).
+- return: from the recovery to the first weight set no longer shifting traffic off
+  the port ("-": still shifted when the run ended; 0: it was back before).
 
 Beside them: the senders' smoothed RTT (median over flows; reaction / RTT is "how many
 RTTs"), FCT p50/p99, and the same run under plain entropy spraying (no weights) for
@@ -27,6 +27,7 @@ the gain. One fabric launch per run, so the runs are independent. Root.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import statistics
@@ -123,13 +124,15 @@ def react(sets: list[WeightSet], port: Port, slow_at: float, recover_at: float) 
     """How the controller treated ``port``, slowed from ``slow_at`` to ``recover_at``."""
     changes = transitions(sets, port)
     slow = [(t, s) for t, s in changes if slow_at <= t < recover_at]
-    first = next((t for t, shifted in slow if shifted), None)
+    already = [s for t, s in changes if t < slow_at]
+    first = slow_at if already and already[-1] else next((t for t, shifted in slow if shifted), None)
     flaps = sum(1 for t, _s in slow if first is not None and t > first)
-    shifted_at_end = changes[-1][1] if changes else False
-    after = [t for t, shifted in changes if t >= recover_at and not shifted]
-    back = None if shifted_at_end else (after[-1] - recover_at if after else 0.0)
-    if first is None and not shifted_at_end and not after:
-        back = None                    # never shifted: nothing to return from
+    before = [s for t, s in changes if t < recover_at]
+    if not (before and before[-1]):          # not shifted when the link recovered
+        back = 0.0 if first is not None else None
+    else:
+        back = next((t - recover_at for t, shifted in changes
+                     if t >= recover_at and not shifted), None)
     return PortReaction(port, None if first is None else first - slow_at, flaps, back)
 
 
@@ -156,14 +159,17 @@ class RunResult:
     error: str = ""
 
 
-def judge(mode: str, result: WorkloadResult, sets: list[WeightSet], slowed: list[Port],
-          members: list[Port], slow_at: float, recover_at: float, load: float) -> RunResult:
-    """A run's figures from the flows' outcome and the controller's weight sets."""
-    fast = [port for port in members if port not in slowed]
+def judge(mode: str, result: WorkloadResult, sets: list[WeightSet], slow_at: dict[Port, float],
+          recover_at: dict[Port, float], members: list[Port], load: float) -> RunResult:
+    """A run's figures from the flows' outcome and the controller's weight sets; the
+    slowed ports are ``slow_at``'s keys, each with the time its slowdown took effect."""
+    fast = [port for port in members if port not in slow_at]
+    first, last = min(slow_at.values()), max(recover_at.values())
     return RunResult(
         mode, len(result.flows), sum(1 for f in result.flows if f.complete),
-        [react(sets, port, slow_at, recover_at) for port in slowed] if mode == "adaptive" else [],
-        shifts_of(sets, fast, slow_at, recover_at), shifts_of(sets, members, 0.0, slow_at),
+        [react(sets, port, slow_at[port], recover_at[port]) for port in slow_at]
+        if mode == "adaptive" else [],
+        shifts_of(sets, fast, first, last), shifts_of(sets, members, 0.0, first),
         [float(f.sender["srtt_s"]) for f in result.flows if f.sender.get("srtt_s")],
         [f.fct_s for f in result.flows if f.complete and f.fct_s is not None], load)
 
@@ -228,12 +234,15 @@ class Flows:
         return self.thread.is_alive()
 
 
-def set_rates(net: FabricNetwork, ports: list[Port], pps: float) -> float:
-    """Every port's queue rate at once (one CLI each, in parallel); returns when it began."""
-    began = time.time()
+def set_rates(net: FabricNetwork, ports: list[Port], pps: float) -> dict[Port, float]:
+    """Every port's queue rate at once (one CLI each, in parallel); returns when each was
+    in effect: its CLI's return (the CLI starts a Python process, seconds on a loaded
+    host, so its start would count that against the controller)."""
+    def one(port: Port) -> tuple[Port, float]:
+        net.set_queue_rate(port[0], port[1], pps)
+        return port, time.time()
     with ThreadPoolExecutor(max_workers=len(ports) or 1) as pool:
-        list(pool.map(lambda port: net.set_queue_rate(port[0], port[1], pps), ports))
-    return began
+        return dict(pool.map(one, ports))
 
 
 def wait_for_traffic(db: Path, flows: Flows, deadline_s: float) -> None:
@@ -263,7 +272,11 @@ def run_once(mode: str, args: argparse.Namespace, topology: Path, work: Path) ->
             time.sleep(args.slow_after)          # the schedule itself, not a wait for readiness
             if not flows.running():
                 raise LaunchError(f"the flows ended before the slowdown ({args.slow_after:g} s)")
+            began = time.time()
             slow_at = set_rates(net, slowed, args.slow_pps)
+            print(f"  slowed {len(slow_at)} uplinks; the CLIs took "
+                  f"{min(slow_at.values()) - began:.1f}-{max(slow_at.values()) - began:.1f} s",
+                  file=sys.stderr, flush=True)
             time.sleep(args.slow_for)
             recover_at = set_rates(net, slowed, args.uplink_pps)
             flows.thread.join(args.timeout + 120)
@@ -271,7 +284,10 @@ def run_once(mode: str, args: argparse.Namespace, topology: Path, work: Path) ->
             if flows.error is not None or flows.result is None:
                 raise LaunchError(f"flows: {flows.error or 'did not end'}")
             sets = parse_weight_sets(controller.output.splitlines())
-            return judge(mode, flows.result, sets, slowed, members, slow_at, recover_at,
+            (work / "schedule.json").write_text(json.dumps(   # for a look at the logs later
+                {f"{sw}:{port}": {"slowed": slow_at[(sw, port)], "recovered": recover_at[(sw, port)]}
+                 for sw, port in slow_at}, indent=1))
+            return judge(mode, flows.result, sets, slow_at, recover_at, members,
                          os.getloadavg()[0])
     except (LaunchError, ConfigError, OSError, subprocess.SubprocessError) as exc:
         text = str(exc).strip()

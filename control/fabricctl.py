@@ -100,8 +100,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--health-interval", type=float, default=0.2)
     run.add_argument("--adaptive-interval", type=float, default=WeightPolicy.poll_s,
                      help="seconds between adaptive-weight steps (at most %.0f)" % WeightPolicy.max_poll_s)
-    run.add_argument("--congested-above", type=float, default=WeightPolicy.high)
-    run.add_argument("--clear-below", type=float, default=WeightPolicy.low)
+    run.add_argument("--wait-ratio", type=float, default=WeightPolicy.ratio,
+                     help="adaptive: a member waiting this many times its group's shortest wait "
+                          "gives one unit of weight to it (control/controller/balance.py)")
+    run.add_argument("--queued-from", type=float, default=WeightPolicy.low,
+                     help="adaptive: packets from which a hop counts as queued; a group with "
+                          "none steps back toward equal weights")
     return parser
 
 
@@ -166,7 +170,11 @@ def _run(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    weights = WeightPolicy(high=args.congested_above, low=args.clear_below)
+    if args.wait_ratio <= 1.0 or args.queued_from < 0:
+        print(f"fabricctl: --wait-ratio must be above 1 (got {args.wait_ratio:g}) and "
+              f"--queued-from at least 0 (got {args.queued_from:g})", file=sys.stderr)
+        return 2
+    weights = WeightPolicy(ratio=args.wait_ratio, low=args.queued_from)
     controller = FabricController(topo, policy, args.p4info, args.json, election_id=args.election_id,
                                   health_interval=args.health_interval, weight_policy=weights,
                                   on_restore=_print_restore, domain=args.domain)

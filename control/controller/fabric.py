@@ -20,8 +20,9 @@ from control.controller.agent import SwitchAgent
 from control.controller.border_routes import BorderPreference, routes_with_borders
 from control.controller.program import FabricPlan, Weights, switch_items
 from control.federation.domain_view import domain_view
-from control.controller.weights import (CongestionTracker, LatestOccupancy, Measurement, PortKey,
-                                        WeightPolicy, path_weights)
+from control.controller.balance import GroupKey, MemberPaths, WaitBalancer
+from control.controller.weights import (LatestOccupancy, Measurement, PortKey, PortSample,
+                                        WeightPolicy)
 from control.p4rt.entities import P4Names, load_p4info
 from control.policy import Policy
 from control.routing import NextHop, Route, compute_routes
@@ -68,8 +69,7 @@ class FabricController:
         self._lock = threading.RLock()
         self._down: set[tuple[str, int]] = set()
         self._weights: dict[tuple[str, str, int], int] = {}
-        self._congestion: dict[tuple[int, int], bool] = {}
-        self._tracker = CongestionTracker(self.weight_policy)
+        self._balancer = WaitBalancer(self.weight_policy)
         self._borders: dict[str, tuple[str, ...]] = {}  # foreign destination -> ranked ends
         self._routes: list[Route] = compute_routes(topo, frozenset(), self.plan.destinations)
         self.repairs: list[RepairEvent] = []
@@ -220,21 +220,23 @@ class FabricController:
         return RepairEvent(switch, int(port), True, time.monotonic() - start, complete, changed)
 
     # ------------------------------------------------------------------ adaptive spraying
-    def adapt(self, occupancy: Mapping[PortKey, Measurement], now: float | None = None) -> bool:
-        """One step of the adaptive policy from (node, egress port) -> current queue
-        occupancy (or PortSample) at ``now`` (time.monotonic() if not given); returns
-        True if any weight changed (and was pushed)."""
+    def adapt(self, samples: Mapping[PortKey, Measurement], now: float | None = None) -> bool:
+        """One step of the adaptive policy (control/controller/balance.py) from each
+        (node, egress port)'s latest PortSample (a bare float: an occupancy) at ``now``
+        (time.monotonic() if not given); returns True if any weight changed (and was
+        pushed)."""
         with self._lock:
             when = time.monotonic() if now is None else now
-            self._congestion = self._tracker.step(occupancy, when)
-            weights: dict[tuple[str, str, int], int] = {}
+            measured = {key: value if isinstance(value, PortSample) else PortSample(float(value))
+                        for key, value in samples.items()}
             by_key = {(r.switch, r.host.name): r for r in self._routes}
-            for route in self._routes:
-                if route.direct or len(route.next_hops) < 2:
-                    continue
-                paths = {hop.port: member_path(self.topo, by_key, route, hop) for hop in route.next_hops}
-                for port, weight in path_weights(paths, self._congestion, self.weight_policy).items():
-                    weights[(route.switch, route.host.name, port)] = weight
+            groups: dict[GroupKey, MemberPaths] = {
+                (route.switch, route.host.name):
+                    {hop.port: member_path(self.topo, by_key, route, hop) for hop in route.next_hops}
+                for route in self._routes if not route.direct and len(route.next_hops) >= 2}
+            weights = {(switch, dest, port): weight
+                       for (switch, dest), members in self._balancer.step(groups, measured, when).items()
+                       for port, weight in members.items()}
             if weights == self._weights:
                 return False
             self._weights = weights

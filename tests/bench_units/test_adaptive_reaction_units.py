@@ -48,6 +48,10 @@ def test_never_moved_and_still_shifted_are_none():
     assert never.reaction_s is None and never.flaps == 0 and never.return_s is None
     stuck = react(sets_at((0, EQUAL), (11.0, OFF3)), ("leaf1", 3), 10.0, 22.0)
     assert stuck.reaction_s == 1.0 and stuck.return_s is None
+    already = react(sets_at((0, EQUAL), (9.0, OFF3), (12.0, EQUAL)), ("leaf1", 3), 10.0, 22.0)
+    assert already.reaction_s == 0.0 and already.flaps == 1 and already.return_s == 0.0
+    back_before = react(sets_at((0, EQUAL), (11.0, OFF3), (15.0, EQUAL)), ("leaf1", 3), 10.0, 22.0)
+    assert back_before.return_s == 0.0 and back_before.flaps == 1
     early = sets_at((0, EQUAL), (5.0, OFF3), (6.0, EQUAL))
     assert shifts_of(early, [("leaf1", 3), ("leaf1", 4)], 0.0, 10.0) == 1
     assert shifts_of(early, [("leaf1", 3)], 10.0, 22.0) == 0

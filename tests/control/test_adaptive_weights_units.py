@@ -1,22 +1,23 @@
-"""The adaptive loop's parts: the latest-report reader over a real Store, and the
-tracker's level and time hysteresis on a clock the test gives."""
+"""The adaptive loop's parts: the latest-report reader over a real Store, and the wait
+balancer's moves, dead band and holds on a clock the test gives."""
 from __future__ import annotations
 
 from control.collector.aggregates import LATENCY_UNAVAILABLE, OCCUPANCY_UNAVAILABLE
 from control.collector.report import TelemetryReport
 from control.collector.store import Store
-from control.controller.weights import (CongestionTracker, LatestOccupancy, PortSample,
-                                        WeightPolicy)
+from control.controller.balance import WaitBalancer
+from control.controller.weights import LatestOccupancy, PortSample, WeightPolicy
 from wire_formats.layers import IntHop
 
-POLICY = WeightPolicy(high=8, low=4, latency_high=8192, latency_low=4096, hold_s=2, max_hold_s=8)
+POLICY = WeightPolicy(low=4, ratio=2.0, gap_us=4096, step_s=1.0, smooth_s=1e-9, hold_s=2,
+                      max_hold_s=8)
 
 
-def report(depth: int, latency: int = 0, port: int = 3) -> TelemetryReport:
+def report(depth: int, latency: int = 0, port: int = 3, queue: int = 0) -> TelemetryReport:
     return TelemetryReport(2, 0, 0, 1, 0, False, False,
                            (IntHop(node_id=2, egress_port=1, hop_latency=0, queue_occupancy=0),
                             IntHop(node_id=1, egress_port=port, hop_latency=latency,
-                                   queue_occupancy=depth)), None)
+                                   queue_id=queue, queue_occupancy=depth)), None)
 
 
 def test_the_newest_report_is_the_state_not_a_mean(tmp_path):
@@ -38,46 +39,81 @@ def test_a_store_not_yet_created_reads_as_nothing(tmp_path):
     assert LatestOccupancy(str(tmp_path / "missing.sqlite")).read() == {}
 
 
-def test_congestion_is_taken_at_once_and_cleared_after_the_hold():
-    tracker, key = CongestionTracker(POLICY), (1, 3)
-    assert tracker.step({key: 9.0}, now=0.0) == {key: True}
-    assert tracker.step({key: 5.0}, now=0.1) == {key: True}   # between: kept
-    assert tracker.step({key: 1.0}, now=0.2) == {key: True}   # below since 0.2
-    assert tracker.step({key: 6.0}, now=1.0) == {key: True}   # back between: timer reset
-    assert tracker.step({key: 1.0}, now=1.5) == {key: True}
-    assert tracker.step({key: 1.0}, now=3.4) == {key: True}   # 1.9 s below
-    assert tracker.step({key: 1.0}, now=3.5) == {key: False}  # 2 s below: clear
+def test_the_data_queue_wait_is_not_hidden_by_the_feedback_queue(tmp_path):
+    store = Store(str(tmp_path / "q.sqlite"))
+    reader = LatestOccupancy(store.path)
+    store.add(report(12, 300_000, queue=0), received=1.0)
+    store.add(report(12, 9_000, queue=7), received=1.1)   # an ACK in its priority queue
+    assert reader.read()[(1, 3)] == PortSample(12.0, 300_000.0)
+    store.add(report(2, 20_000, queue=0), received=2.0)
+    assert reader.read()[(1, 3)] == PortSample(12.0, 20_000.0)
 
 
-def test_a_long_wait_is_congestion_even_with_a_short_queue():
-    tracker, key = CongestionTracker(POLICY), (1, 3)
-    assert tracker.step({key: PortSample(3.0, 9000.0)}, now=0.0) == {key: True}
-    assert tracker.step({key: PortSample(1.0, 5000.0)}, now=0.1) == {key: True}
-    assert tracker.step({key: PortSample(1.0, 5000.0)}, now=5.0) == {key: True}  # latency between
-    assert tracker.step({key: PortSample(1.0, 100.0)}, now=5.1) == {key: True}
-    assert tracker.step({key: PortSample(1.0, 100.0)}, now=7.1) == {key: False}
+GROUP = ("leaf1", "h3")
+PATHS = {3: [(1, 3)], 4: [(1, 4)]}
 
 
-def test_the_hold_doubles_on_each_quick_relapse_up_to_the_cap_and_then_resets():
-    tracker, key = CongestionTracker(POLICY), (1, 3)
-    tick, holds = 0, []  # quarters of a second: exact in binary, so the sums are
-    for _ in range(4):  # congest, drain, clear once the hold allows, congest again at once
-        tracker.step({key: 20.0}, now=tick / 4)
-        start = tick
-        while tracker.step({key: 0.0}, now=tick / 4)[key]:
-            tick += 1
-        holds.append((tick - start) / 4)
-        tick += 1
-    assert holds == [2.0, 4.0, 8.0, 8.0]
-    now = tick / 4
-    tracker.step({key: 20.0}, now=now + 100.0)  # a relapse long after: back to the base hold
-    assert tracker.step({key: 0.0}, now=now + 100.1)[key]
-    assert not tracker.step({key: 0.0}, now=now + 102.1)[key]
+def waits(slow: float, fast: float, depth: float = 16.0) -> dict:
+    return {(1, 3): PortSample(depth, slow), (1, 4): PortSample(depth, fast)}
 
 
-def test_latency_is_ignored_unless_the_policy_asks_for_it():
-    tracker, key = CongestionTracker(WeightPolicy(hold_s=1)), (1, 3)
-    assert tracker.step({key: PortSample(3.0, 500_000.0)}, now=0.0) == {key: False}
-    assert tracker.step({key: PortSample(9.0, None)}, now=0.1) == {key: True}
-    assert tracker.step({key: PortSample(None, 100.0)}, now=0.2) == {key: True}  # no queue word:
-    assert tracker.step({key: PortSample(None, 100.0)}, now=5.0) == {key: True}  # no evidence
+def weights(balancer: WaitBalancer, samples: dict, now: float) -> dict[int, int]:
+    return balancer.step({GROUP: PATHS}, samples, now)[GROUP]
+
+
+def test_the_longest_wait_gives_one_unit_per_step_on_fresh_evidence():
+    balancer = WaitBalancer(POLICY)
+    assert weights(balancer, waits(300_000, 100_000), 0.0) == {3: 3, 4: 5}
+    assert weights(balancer, waits(310_000, 100_000), 0.5) == {3: 3, 4: 5}  # within step_s
+    assert weights(balancer, waits(310_000, 100_000), 1.0) == {3: 2, 4: 6}
+    assert weights(balancer, waits(310_000, 100_000), 2.0) == {3: 2, 4: 6}  # nothing new
+    assert weights(balancer, waits(320_000, 100_000), 3.0) == {3: 1, 4: 7}
+    assert weights(balancer, waits(330_000, 100_000), 4.0) == {3: 1, 4: 7}  # the floor: 1
+
+
+def test_waits_twice_the_ratio_apart_move_two_units():
+    balancer = WaitBalancer(POLICY)
+    assert weights(balancer, waits(400_000, 100_000), 0.0) == {3: 2, 4: 6}
+    assert weights(balancer, waits(500_000, 100_000), 1.0) == {3: 1, 4: 7}  # one left to give
+
+
+def test_waits_within_the_ratio_or_the_gap_change_nothing():
+    balancer = WaitBalancer(POLICY)
+    assert weights(balancer, waits(190_000, 100_000), 0.0) == {3: 4, 4: 4}   # under 2x
+    assert weights(balancer, waits(3_000, 1_000), 1.0) == {3: 4, 4: 4}       # 3x, 2 ms apart
+    assert weights(balancer, waits(300_000, 100_000, depth=2), 2.0) == {3: 4, 4: 4}  # no queue
+
+
+def test_a_quiet_group_steps_back_to_equal_and_a_relapse_doubles_the_hold():
+    balancer, now = WaitBalancer(POLICY), 0.0
+    for now in (0.0, 1.0, 2.0):
+        weights(balancer, waits(300_000 + now, 100_000), now)
+    assert weights(balancer, waits(0, 0, depth=0), 3.0) == {3: 1, 4: 7}
+    assert weights(balancer, waits(0, 0, depth=0), 4.9) == {3: 1, 4: 7}
+    assert weights(balancer, waits(0, 0, depth=0), 5.0) == {3: 2, 4: 6}   # 2 s quiet
+    assert weights(balancer, waits(0, 0, depth=0), 6.0) == {3: 2, 4: 6}   # once per hold
+    assert weights(balancer, waits(400_000, 100_000), 6.5) == {3: 1, 4: 7}  # relapse: hold 4 s
+    assert weights(balancer, waits(0, 0, depth=0), 7.0) == {3: 1, 4: 7}
+    assert weights(balancer, waits(0, 0, depth=0), 10.9) == {3: 1, 4: 7}
+    assert weights(balancer, waits(0, 0, depth=0), 11.0) == {3: 2, 4: 6}
+    for now in (15.0, 19.0, 23.0):
+        weights(balancer, waits(0, 0, depth=0), now)
+    assert weights(balancer, waits(0, 0, depth=0), 23.0) == {3: 4, 4: 4}
+    assert weights(balancer, waits(0, 0, depth=0), 40.0) == {3: 4, 4: 4}  # equal: stays
+
+
+def test_a_group_whose_members_change_starts_equal_again():
+    balancer = WaitBalancer(POLICY)
+    assert weights(balancer, waits(300_000, 100_000), 0.0) == {3: 3, 4: 5}
+    three = {3: [(1, 3)], 4: [(1, 4)], 5: [(1, 5)]}
+    after = balancer.step({GROUP: three}, waits(300_000, 100_000, depth=0), 1.0)[GROUP]
+    assert after == {3: 4, 4: 4, 5: 4}
+    assert sum(after.values()) == 3 * POLICY.clear_weight
+
+
+def test_waits_are_smoothed_over_time():
+    balancer = WaitBalancer(WeightPolicy(smooth_s=1.0, step_s=0.1))
+    assert weights(balancer, waits(100_000, 100_000), 0.0) == {3: 4, 4: 4}
+    # one long wait at 0.1 s moves the average of port 3 by 1 - e^-0.1 of the step only
+    assert weights(balancer, waits(1_000_000, 100_000), 0.1) == {3: 4, 4: 4}
+    assert weights(balancer, waits(1_000_001, 100_000), 1.0) == {3: 2, 4: 6}

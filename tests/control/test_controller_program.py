@@ -9,7 +9,7 @@ import pytest
 from control.controller.program import (REPORT_SESSION, SELECTOR, FabricPlan, member_id, member_port,
                                         switch_items)
 from control.controller.state import index_items, plan
-from control.controller.weights import WeightPolicy, member_weights, next_congestion
+from control.controller.weights import WeightPolicy
 from control.p4rt.entities import DELETE, INSERT, MODIFY, P4Names, load_p4info
 from control.policy import empty_policy, load_policy
 from control.routing import compute_routes
@@ -206,44 +206,6 @@ def test_a_fresh_switch_gets_everything_defaults_modified(names):
     assert all(u.type == MODIFY for u in updates if u.entity.HasField("meter_entry"))
 
 
-def test_congestion_has_hysteresis():
-    policy = WeightPolicy(high=20, low=5)
-    state = next_congestion({}, {(1, 2): 30.0, (1, 3): 10.0}, policy)
-    assert state == {(1, 2): True, (1, 3): False}
-    state = next_congestion(state, {(1, 2): 10.0, (1, 3): 19.0}, policy)  # between: no flip
-    assert state == {(1, 2): True, (1, 3): False}
-    state = next_congestion(state, {(1, 2): 4.0}, policy)  # (1, 3) unmeasured keeps its state
-    assert state == {(1, 2): False, (1, 3): False}
-
-
-def test_member_weights_shift_away_from_congested_ports():
-    policy = WeightPolicy(clear_weight=4, congested_weight=1)
-    assert member_weights([2, 3], 1, {(1, 2): True}, policy) == {2: 1, 3: 4}
-    assert member_weights([2, 3], 1, {(2, 2): True}, policy) == {2: 4, 3: 4}  # another node's port
-    assert member_weights([2, 3], 1, {(1, 2): True, (1, 3): True}, policy) == {2: 4, 3: 4}
-
-
-def test_recent_occupancy_reads_the_collectors_store(tmp_path):
-    from control.collector.report import TelemetryReport
-    from control.collector.store import Store
-    from control.controller.weights import recent_occupancy
-    from wire_formats.layers import IntHop
-
-    db = tmp_path / "reports.sqlite"
-    store = Store(str(db))
-
-    def report(queue: int, received: float) -> None:
-        hops = (IntHop(node_id=2, egress_port=1, queue_occupancy=0),
-                IntHop(node_id=1, egress_port=3, queue_occupancy=queue))  # sink first
-        store.add(TelemetryReport(2, 1, 0, 1, 0, False, False, hops, None), received=received)
-    report(100, received=1000.0)  # too old for the window
-    report(10, received=1999.0)
-    report(30, received=1999.5)
-    store.close()
-    assert recent_occupancy(str(db), window_s=2.0, now=2000.0) == {(1, 3): 20.0, (2, 1): 0.0}
-    assert recent_occupancy(str(tmp_path / "missing.sqlite"), 2.0) == {}
-
-
 def test_operstate_watcher_reports_transitions(tmp_path):
     from control.controller.link_watch import OperstateWatcher
 
@@ -262,9 +224,10 @@ def test_operstate_watcher_reports_transitions(tmp_path):
     assert changes == [("leaf1", 2, False), ("leaf1", 2, True)]
 
 
-def test_a_member_is_congested_by_any_queue_on_its_forced_path():
+def test_a_member_waits_for_every_queue_on_its_forced_path():
+    from control.controller.balance import WaitBalancer
     from control.controller.fabric import member_path
-    from control.controller.weights import path_weights
+    from control.controller.weights import PortSample
 
     fp, routes = fabric("leaf_spine")
     by_key = {(r.switch, r.host.name): r for r in routes}
@@ -272,9 +235,13 @@ def test_a_member_is_congested_by_any_queue_on_its_forced_path():
     paths = {hop.port: member_path(fp.topo, by_key, route, hop) for hop in route.next_hops}
     # leaf1 (node 1) -> spine1 (3) / spine2 (4) -> leaf2 (2) port 1 to h3
     assert paths == {3: [(1, 3), (3, 2), (2, 1)], 4: [(1, 4), (4, 2), (2, 1)]}
-    policy = WeightPolicy(clear_weight=4, congested_weight=1)
-    assert path_weights(paths, {(4, 2): True}, policy) == {3: 4, 4: 1}  # spine2's downlink
-    assert path_weights(paths, {(2, 1): True}, policy) == {3: 4, 4: 4}  # shared last hop: no shift
+    idle = PortSample(0.0, 1000.0)
+    spine2_down = {hop: idle for path in paths.values() for hop in path} | {(4, 2): PortSample(16.0, 300_000.0)}
+    balancer = WaitBalancer(WeightPolicy(clear_weight=4, congested_weight=1))
+    assert balancer.step({("leaf1", "h3"): paths}, spine2_down, now=0.0) == {("leaf1", "h3"): {3: 6, 4: 2}}
+    shared = {hop: idle for path in paths.values() for hop in path} | {(2, 1): PortSample(16.0, 300_000.0)}
+    balancer = WaitBalancer(WeightPolicy(clear_weight=4, congested_weight=1))
+    assert balancer.step({("leaf1", "h3"): paths}, shared, now=0.0) == {("leaf1", "h3"): {3: 4, 4: 4}}  # shared last hop
 
 
 CLASS_MODES = "FabricIngress.routing.multipath_class_modes"

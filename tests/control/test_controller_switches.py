@@ -253,14 +253,18 @@ def test_fabricctl_refuses_a_bad_policy_before_touching_switches(tmp_path, capsy
 
 
 def test_adaptive_step_shifts_weight_off_a_congested_uplink(fabric):
+    from control.controller.weights import PortSample
+
     fab, controller = fabric
     gid = controller.plan.group_id("h2")
-    assert controller.adapt({(1, 2): 50.0, (1, 3): 0.0}, now=0.0)
+    slow = {(1, 2): PortSample(16.0, 300_000.0), (1, 3): PortSample(2.0, 100_000.0)}
+    assert controller.adapt(slow, now=0.0)    # waits 3x apart: one unit off port 2
     assert controller.wait_ready(10)
-    assert port_weights(fab, "leaf1", gid) == {2: 1, 3: 4}
-    assert not controller.adapt({(1, 2): 10.0}, now=1.0)  # between the thresholds: no change
-    assert not controller.adapt({(1, 2): 1.0}, now=2.0)   # below: clears after the hold time
-    assert controller.adapt({(1, 2): 1.0}, now=2.0 + controller.weight_policy.hold_s)
+    assert port_weights(fab, "leaf1", gid) == {2: 3, 3: 5}
+    assert not controller.adapt(slow, now=5.0)  # the same evidence: no second move
+    quiet = {(1, 2): PortSample(0.0, 0.0), (1, 3): PortSample(0.0, 0.0)}
+    assert not controller.adapt(quiet, now=6.0)  # no queue: quiet since 6 s
+    assert controller.adapt(quiet, now=6.0 + controller.weight_policy.hold_s)
     assert controller.wait_ready(10)
     assert port_weights(fab, "leaf1", gid) == {2: 4, 3: 4}
 
@@ -305,17 +309,18 @@ def test_adaptive_loop_reads_the_store_and_reweights(fabric, tmp_path):
     fab, controller = fabric
     db = tmp_path / "reports.sqlite"
     store = Store(str(db))
-    for _ in range(3):  # leaf1's uplink port 3 is deep, port 2 is empty
-        for port, depth in ((2, 0), (3, 60)):
+    for _ in range(3):  # leaf1's uplink port 3 is deep and waits 1.2 s, port 2 is empty
+        for port, depth, wait in ((2, 0, 100), (3, 60, 1_200_000)):
             store.add(TelemetryReport(2, 1, 0, 1, 0, False, False,
                                       (IntHop(node_id=2, egress_port=1, queue_occupancy=0),
-                                       IntHop(node_id=1, egress_port=port, queue_occupancy=depth)), None))
+                                       IntHop(node_id=1, egress_port=port, hop_latency=wait,
+                                              queue_occupancy=depth)), None))
     store.close()
     controller.start_adaptive(str(db), interval=0.05)
     gid = controller.plan.group_id("h2")
-    want = {2: 4, 3: 1}
+    want = {2: 6, 3: 2}              # waits far apart: two units at once, then no new evidence
     deadline = time.monotonic() + 10
-    while controller.weights.get(("leaf1", "h2", 3)) != 1 and time.monotonic() < deadline:
+    while controller.weights.get(("leaf1", "h2", 3)) != 2 and time.monotonic() < deadline:
         time.sleep(0.05)  # polling the condition, with a deadline
     assert controller.wait_ready(10)
     assert port_weights(fab, "leaf1", gid) == want
