@@ -77,6 +77,16 @@ def test_waits_twice_the_ratio_apart_move_two_units():
     assert weights(balancer, waits(500_000, 100_000), 1.0) == {3: 1, 4: 7}  # one left to give
 
 
+def test_a_split_the_waits_no_longer_justify_goes_back_on_a_smaller_ratio():
+    balancer = WaitBalancer(POLICY)
+    assert weights(balancer, waits(300_000, 100_000), 0.0) == {3: 3, 4: 5}
+    # port 4, now favoured, waits 1.1x port 3: within even the smaller ratio, kept
+    assert weights(balancer, waits(200_000, 220_000), 1.0) == {3: 3, 4: 5}
+    # 1.3x: back one unit toward equal (a move away from equal would need 2x)
+    assert weights(balancer, waits(200_000, 260_000), 2.0) == {3: 4, 4: 4}
+    assert weights(balancer, waits(200_000, 270_000), 3.0) == {3: 4, 4: 4}  # equal: 2x again
+
+
 def test_waits_within_the_ratio_or_the_gap_change_nothing():
     balancer = WaitBalancer(POLICY)
     assert weights(balancer, waits(190_000, 100_000), 0.0) == {3: 4, 4: 4}   # under 2x
