@@ -46,14 +46,13 @@ from control.collector.store import stored_report_count
 from control.errors import ConfigError
 from control.experiment.fabric import policy_mode, write_policy
 from control.experiment.flows import WorkloadResult, run_flows
-from control.experiment.machine import machine_facts
+from control.experiment.machine import fabric_bench_problem, machine_facts
 from control.experiment.metrics import percentile
 from control.experiment.plan import WORKLOADS, Setting
 from control.experiment.progress import Progress
 from control.experiment.runner import first_uplinks, leaf_uplinks
 from control.launch import (FabricNetwork, LaunchError, default_switch_binary, start_collector,
                             start_controller)
-from lab.namespace import can_run
 
 ROOT = Path(__file__).resolve().parents[1]
 TOPOLOGY = ROOT / "topologies/four_leaves.toml"
@@ -340,11 +339,9 @@ def caption(args: argparse.Namespace, elapsed: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if not can_run():
-        print("bench/adaptive_reaction.py: needs root and `ip netns`", file=sys.stderr)
-        return 1
-    if not P4INFO.exists():
-        print(f"{P4INFO}: missing; run `make build`", file=sys.stderr)
+    problem = fabric_bench_problem("bench/adaptive_reaction.py", P4INFO)
+    if problem is not None:
+        print(problem, file=sys.stderr)
         return 1
     progress = Progress(len(args.modes) * args.runs, sys.stderr)
     results: dict[str, list[RunResult]] = {mode: [] for mode in args.modes}

@@ -51,7 +51,7 @@ from control.collector.store import stored_report_count
 from control.errors import ConfigError
 from control.experiment.fabric import snapshot, write_policy, write_topology
 from control.experiment.flows import WorkloadResult, run_flows
-from control.experiment.machine import machine_facts
+from control.experiment.machine import fabric_bench_problem, machine_facts
 from control.experiment.metrics import make_row, percentile
 from control.experiment.plan import Setting, Workload
 from control.experiment.runner import Progress
@@ -60,7 +60,6 @@ from control.link_shaping import rate_bits
 from control.launch import (FabricNetwork, LaunchError, default_switch_binary, start_collector,
                             start_controller)
 from control.topology import Topology, load_topology
-from lab.namespace import can_run
 
 ROOT = Path(__file__).resolve().parents[1]
 TOPOLOGY = ROOT / "topologies/four_leaves.toml"
@@ -491,11 +490,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if not can_run():
-        print("bench/congestion.py: needs root and `ip netns`", file=sys.stderr)
-        return 1
-    if not P4INFO.exists():
-        print(f"{P4INFO}: missing; run `make build`", file=sys.stderr)
+    problem = fabric_bench_problem("bench/congestion.py", P4INFO)
+    if problem is not None:
+        print(problem, file=sys.stderr)
         return 1
     shipped = load_topology(str(args.topology))
     args.link_pps = args.link_pps or link_rate(shipped)

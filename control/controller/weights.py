@@ -25,7 +25,7 @@ PortKey = tuple[int, int]  # (INT node ID, egress port)
 @dataclass(frozen=True)
 class WeightPolicy:
     low: float = 4.0            # occupancy (packets) from which a hop counts as queued
-    ratio: float = 2.0          # a member waiting this many times the shortest wait loses weight
+    ratio: float = 3.0          # a member waiting this many times the shortest wait loses weight
     back_ratio: float = 1.25    # ... or this many times, if it has the larger weight (toward equal)
     gap_us: float = 4096.0      # ... if it also waits this much longer (the first latency edge)
     step_s: float = 2.0         # at most one move per group this often (the queues answer a move)
