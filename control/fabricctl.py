@@ -174,7 +174,8 @@ def _run(args: argparse.Namespace, topo: Topology, policy: Policy) -> int:
         print(f"fabricctl: --wait-ratio must be above 1 (got {args.wait_ratio:g}) and "
               f"--queued-from at least 0 (got {args.queued_from:g})", file=sys.stderr)
         return 2
-    weights = WeightPolicy(ratio=args.wait_ratio, low=args.queued_from)
+    weights = WeightPolicy(ratio=args.wait_ratio, low=args.queued_from,
+                           back_ratio=min(WeightPolicy.back_ratio, args.wait_ratio))
     controller = FabricController(topo, policy, args.p4info, args.json, election_id=args.election_id,
                                   health_interval=args.health_interval, weight_policy=weights,
                                   on_restore=_print_restore, domain=args.domain)

@@ -252,6 +252,16 @@ def test_fabricctl_refuses_a_bad_policy_before_touching_switches(tmp_path, capsy
     assert f"{policy}: spraying.default: 'sideways' is not one of" in err
 
 
+def test_fabricctl_refuses_a_wait_ratio_that_would_always_move(tmp_path, capsys):
+    topo = tmp_path / "topo.toml"
+    topo.write_text(two_leaves_on(1, 2))  # nothing listens there: must not matter
+    policy = tmp_path / "ok.toml"
+    policy.write_text('[spraying]\ndefault = "entropy"\n')
+    assert fabricctl.main(["run", "--topology", str(topo), "--policy", str(policy), "--once",
+                           "--wait-ratio", "1"]) == 2
+    assert "--wait-ratio must be above 1 (got 1)" in capsys.readouterr().err
+
+
 def test_adaptive_step_shifts_weight_off_a_congested_uplink(fabric):
     from control.controller.weights import PortSample
 
