@@ -132,25 +132,25 @@ class ReportReceiver:
                               sender[0], sender[1], data.hex())
         lost = sum(self._sequence.note(r.node_id, r.hw_id, r.seq_no) for r in reports)
         malformed = sum(reasons.values())
-        with self.stats.lock:
-            self.stats.received += len(datagrams)
-            self.stats.malformed += malformed
-            self.stats.malformed_by_reason.update(reasons)
-            self.stats.lost += lost
-            if malformed:
-                self.stats.last_error = last_error
+        refused = 0
         if reports:
             try:
                 self.store.add_many(reports)
             except sqlite3.Error as exc:
                 log.error("store refused %d reports: %s", len(reports), exc)
-                with self.stats.lock:
-                    self.stats.store_errors += len(reports)
+                refused = len(reports)
         with self._decoded:
             if self.first_report is None and reports:
                 self.first_report = reports[0]
-            with self.stats.lock:
+            with self.stats.lock:  # every count at once, after the store has the reports
+                self.stats.received += len(datagrams)
                 self.stats.decoded += len(reports)
+                self.stats.store_errors += refused
+                self.stats.malformed += malformed
+                self.stats.malformed_by_reason.update(reasons)
+                self.stats.lost += lost
+                if malformed:
+                    self.stats.last_error = last_error
             self._decoded.notify_all()
         for report in reports:
             for listener in self.listeners:
