@@ -197,12 +197,12 @@ def format_mode(mode: str, runs: list[RunResult]) -> str:
     flows = f"{sum(r.completed for r in runs)}/{sum(r.flows for r in runs)}"
     loads = [r.load for r in runs]
     adaptive = mode == "adaptive"
-    in_rtts = f"{reaction / rtt:>7.1f}" if reaction is not None and rtt else f"{'-':>7}"
+    in_rtts = f"{reaction / rtt:>7.1f}" if adaptive and reaction is not None and rtt else f"{'-':>7}"
     count = (lambda n: f"{n:>5}") if adaptive else (lambda _n: f"{'-':>5}")
     return (f"{mode:<9} {len(runs):>4} {flows:>7} {_seconds(reaction, 9)} "
             f"{_seconds(max(times, default=None), 7)} "
             f"{count(sum(1 for r in reactions if r.reaction_s is None))} {_seconds(rtt, 7)} "
-            f"{in_rtts if adaptive else f'{chr(45):>7}'} {count(sum(r.flaps for r in reactions))} "
+            f"{in_rtts} {count(sum(r.flaps for r in reactions))} "
             f"{count(sum(r.wrong for r in runs))} {count(sum(r.early for r in runs))} "
             f"{_seconds(_median(returns), 7)} {_seconds(max(returns, default=None), 7)} "
             f"{_seconds(percentile(fcts, 50), 8)} {_seconds(percentile(fcts, 99), 8)} "
