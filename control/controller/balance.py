@@ -131,7 +131,6 @@ class WaitBalancer:
             group.returned_at = None
         group.moved_at, group.evidence = now, evidence
 
-
     def _smooth(self, group: _Group, waits: dict[int, float], now: float) -> dict[int, float]:
         """Each member's wait averaged over about ``smooth_s`` (an exponential moving
         average of the held samples, weighted by time): one report is one packet's wait."""

@@ -21,8 +21,7 @@ from control.controller.border_routes import BorderPreference, routes_with_borde
 from control.controller.program import FabricPlan, Weights, switch_items
 from control.federation.domain_view import domain_view
 from control.controller.balance import GroupKey, MemberPaths, WaitBalancer
-from control.controller.weights import (LatestOccupancy, Measurement, PortKey, PortSample,
-                                        WeightPolicy)
+from control.controller.weights import LatestOccupancy, PortKey, PortSample, WeightPolicy
 from control.p4rt.entities import P4Names, load_p4info
 from control.policy import Policy
 from control.routing import NextHop, Route, compute_routes
@@ -220,22 +219,19 @@ class FabricController:
         return RepairEvent(switch, int(port), True, time.monotonic() - start, complete, changed)
 
     # ------------------------------------------------------------------ adaptive spraying
-    def adapt(self, samples: Mapping[PortKey, Measurement], now: float | None = None) -> bool:
+    def adapt(self, samples: Mapping[PortKey, PortSample], now: float | None = None) -> bool:
         """One step of the adaptive policy (control/controller/balance.py) from each
-        (node, egress port)'s latest PortSample (a bare float: an occupancy) at ``now``
-        (time.monotonic() if not given); returns True if any weight changed (and was
-        pushed)."""
+        (node, egress port)'s latest PortSample at ``now`` (time.monotonic() if not
+        given); returns True if any weight changed (and was pushed)."""
         with self._lock:
             when = time.monotonic() if now is None else now
-            measured = {key: value if isinstance(value, PortSample) else PortSample(float(value))
-                        for key, value in samples.items()}
             by_key = {(r.switch, r.host.name): r for r in self._routes}
             groups: dict[GroupKey, MemberPaths] = {
                 (route.switch, route.host.name):
                     {hop.port: member_path(self.topo, by_key, route, hop) for hop in route.next_hops}
                 for route in self._routes if not route.direct and len(route.next_hops) >= 2}
             weights = {(switch, dest, port): weight
-                       for (switch, dest), members in self._balancer.step(groups, measured, when).items()
+                       for (switch, dest), members in self._balancer.step(groups, samples, when).items()
                        for port, weight in members.items()}
             if weights == self._weights:
                 return False

@@ -46,9 +46,6 @@ class PortSample:
     latency_us: float | None = None  # hop latency
 
 
-Measurement = float | PortSample  # a bare float is an occupancy
-
-
 class LatestOccupancy:
     """Each (node, egress port)'s queue and latency in its newest reports in the
     collector's SQLite store (read-only; the collector keeps writing), held until newer

@@ -159,8 +159,5 @@ def fold_binary(op: str, a: int, b: int, operand: P4Type, result: P4Type,
 def _saturate(value: int, t: P4Type) -> int:
     if not isinstance(t, BitsT):
         return value
-    if t.signed:
-        low, high = -(1 << (t.width - 1)), (1 << (t.width - 1)) - 1
-    else:
-        low, high = 0, t.mask
+    low, high = t.value_range
     return max(low, min(high, value))

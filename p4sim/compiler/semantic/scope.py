@@ -387,8 +387,7 @@ def _enum_type(decl: ast.EnumDecl, scope: Scope, const_eval: ConstEval) -> EnumT
                                f", and '{underlying.new_type.name}' is a new type"
                                if isinstance(underlying, BitsT) and underlying.new_type
                                else ""))
-    low, high = (-(1 << (underlying.width - 1)), (1 << (underlying.width - 1)) - 1) \
-        if underlying.signed else (0, underlying.mask)
+    low, high = underlying.value_range
     values = []
     for m in decl.members:
         if m.value is None:

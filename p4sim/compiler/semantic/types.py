@@ -37,6 +37,13 @@ class BitsT(P4Type):
     def mask(self) -> int:
         return (1 << self.width) - 1
 
+    @property
+    def value_range(self) -> tuple[int, int]:
+        """The least and greatest value the type holds (two's complement if signed)."""
+        if self.signed:
+            return -(1 << (self.width - 1)), (1 << (self.width - 1)) - 1
+        return 0, self.mask
+
 
 @dataclass(frozen=True)
 class IntT(P4Type):
