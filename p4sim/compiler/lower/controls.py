@@ -24,9 +24,9 @@ from p4sim.compiler.lower.aggregate_ternary import NeedsStatements
 from p4sim.compiler.lower.context import ControlInstance, Lowering, TableObj
 from p4sim.compiler.lower.expressions import ExprLowerer
 from p4sim.compiler.lower.instances import instantiate
-from p4sim.compiler.lower.naming import qualified
+from p4sim.compiler.lower.naming import duplicate_name, qualified
 from p4sim.compiler.lower.statements import StatementLowerer
-from p4sim.compiler.lower.action_declarations import action_name
+from p4sim.compiler.lower.action_declarations import action_name, declare_called_action
 from p4sim.compiler.lower.tables import TableLowering, lower_action
 from p4sim.compiler.lower.text import expr_text, source_info
 from p4sim.compiler.semantic.scope import (
@@ -117,13 +117,18 @@ def declare_local(lw: Lowering, local: ast.Node, scope: Scope, prefix: str,
     elif isinstance(local, ast.TableDecl):
         name = qualified(prefix, local.name, local.annotations)
         obj = lw.tables_by_name.get(name)
-        if obj is None or obj.decl is not local:
+        if obj is not None and obj.decl is not local:
+            raise duplicate_name(name, "table", local.span, obj.decl.span)
+        if obj is None:
             obj = lw.tables_by_name[name] = TableObj(name, local, scope)
         scope.declare(local.name, obj)
     elif isinstance(local, ast.Instantiation):
         name = qualified(prefix, local.name, local.annotations)
         known = lw.instances_by_name.get(name)
-        if known is None or known[0] is not local:
+        if known is not None and known[0] is not local:
+            kind = local.type.name if isinstance(local.type, ast.NamedType) else "instance"
+            raise duplicate_name(name, kind, local.span, known[0].span)
+        if known is None:
             known = lw.instances_by_name[name] = (local, instantiate(lw, local, scope, prefix))
         scope.declare(local.name, known[1])
     elif isinstance(local, (ast.FunctionDecl,)):
@@ -177,7 +182,7 @@ class ControlGraph:
         scope = scope.child()
         result = Fragment()
         run: list[ast.Statement] = []
-        for s in stmts:
+        for index, s in enumerate(stmts):
             if isinstance(s, ast.DeclarationStatement):
                 declared = self._declare(s, scope)
                 if declared is None:
@@ -186,6 +191,7 @@ class ControlGraph:
             if self._is_simple(s, scope):
                 run.append(s)
                 if isinstance(s, ast.ExitStatement):
+                    self._declare_unreached_calls(stmts[index + 1:], scope)
                     break
                 continue
             if run:
@@ -194,9 +200,11 @@ class ControlGraph:
             if isinstance(s, ast.ReturnStatement):
                 if s.value is not None:
                     raise CompileError(s.span, "a control cannot return a value")
+                self._declare_unreached_calls(stmts[index + 1:], scope)
                 return self.concat(result, RETURN, returns)
             result = self.concat(result, self.statement(s, scope, returns), returns)
             if result.is_return:
+                self._declare_unreached_calls(stmts[index + 1:], scope)
                 return result
         if run:
             frag = self.simple_run(run, scope)
@@ -206,6 +214,17 @@ class ControlGraph:
                 frag = Fragment(frag.entry, [], frag.empty)
             result = self.concat(result, frag, returns)
         return result
+
+    def _declare_unreached_calls(self, stmts: list[ast.Statement], scope: Scope) -> None:
+        """Actions called only after an ``exit`` or ``return`` never run, but p4c's P4Info
+        still lists them as directly called (its sample global_action_after_exit.p4)."""
+        for stmt in stmts:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.MethodCall) and isinstance(n.target, ast.Name):
+                    binding = scope.lookup(n.target.name)
+                    if isinstance(binding, DeclBinding) and \
+                            isinstance(binding.decl, ast.ActionDecl):
+                        declare_called_action(self.lw, binding.decl, binding.scope)
 
     def _declare(self, s: ast.DeclarationStatement, scope: Scope) -> ast.Statement | None:
         decl = s.decl

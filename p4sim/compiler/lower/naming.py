@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from p4sim.compiler import ast
 from p4sim.compiler.control_plane import Annot, AnnotationValue
-from p4sim.compiler.errors import CompileError
+from p4sim.compiler.errors import CompileError, SourceSpan
 from p4sim.compiler.semantic.const_fold import NotConstant, fold
 from p4sim.compiler.semantic.scope import Scope
 from p4sim.compiler.semantic.types import BitsT, BoolT, IntT, StringT
@@ -22,6 +22,14 @@ def fresh_name(used: set[str], base: str) -> str:
         name, i = f"{base}_{i}", i + 1
     used.add(name)
     return name
+
+
+def duplicate_name(name: str, kind: str, span: SourceSpan, first: SourceSpan) -> CompileError:
+    """Two objects one control-plane name: P4Runtime could not tell them apart, so p4c
+    refuses the program ("Name ... is used for multiple ... objects in the P4Info
+    message")."""
+    return CompileError(span, f"name '{name}' is used for multiple {kind} objects in the "
+                        "P4Info message", notes=(f"{first}: the other {kind} named '{name}'",))
 
 
 def annotation(annotations: ast.Annotations, name: str) -> ast.Annotation | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from p4sim.compiler.driver import compile_program
 from p4sim.compiler.p4info import build_p4info
 
@@ -76,3 +78,20 @@ def test_actions_are_listed_in_declaration_order(tmp_path: Path) -> None:
     # NoAction: t declares no default_action, so its default is an implicit NoAction()
     assert list(listed_actions(tmp_path)) == [
         "NoAction", "I.set_port", "I.marker", "I.add_to", "I.drop"]
+
+
+@pytest.mark.parametrize("stop", ["exit", "return"])
+def test_an_action_called_only_after_exit_or_return_is_still_listed(tmp_path: Path,
+                                                                     stop: str) -> None:
+    # p4c's sample global_action_after_exit.p4: `exit; do_action(h.eth_hdr);` and its
+    # P4Info lists do_action, although the call never runs.
+    program = PROGRAM.replace("action never_used() { }",
+                              "action never_used() { }\n    action late() { }").replace(
+        "t.apply();\n    }", f"t.apply();\n        {stop};\n        late();\n    }}")
+    assert "late();" in program
+    source = tmp_path / "after_stop.p4"
+    source.write_text(program)
+    info = build_p4info(compile_program(str(source)).control_plane)
+    names = [a.preamble.name for a in info.actions]
+    assert "I.late" in names
+    assert "I.never_used" not in names
