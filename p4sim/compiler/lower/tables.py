@@ -429,12 +429,15 @@ class TableLowering:
         out = []
         entries = prop.entries or ()
         for index, entry in enumerate(entries):
-            if len(entry.keyset) != len(keys) and not (
-                    len(entry.keyset) == 1 and isinstance(entry.keyset[0],
-                                                          ast.DefaultExpression)):
-                raise CompileError(entry.span, f"entry has {len(entry.keyset)} key values but "
+            entry_keys = entry.keyset
+            if len(entry_keys) == 1 and isinstance(entry_keys[0], ast.ListExpression) \
+                    and len(entry_keys[0].elements) == 1:
+                entry_keys = entry_keys[0].elements  # { k }: p4c's sample action-two-params
+            if len(entry_keys) != len(keys) and not (
+                    len(entry_keys) == 1 and isinstance(entry_keys[0], ast.DefaultExpression)):
+                raise CompileError(entry.span, f"entry has {len(entry_keys)} key values but "
                                    f"the table has {len(keys)} key(s)")
-            keyset = entry.keyset if len(entry.keyset) == len(keys) else \
+            keyset = entry_keys if len(entry_keys) == len(keys) else \
                 tuple(ast.DontCare(span=entry.span) for _ in keys)
             match_key = [self._match(k, f, e, kind)
                          for k, f, e, kind in zip(keys, fields, keyset, self.key_kinds)]
