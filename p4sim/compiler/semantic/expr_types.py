@@ -330,7 +330,8 @@ def assignable(target: P4Type | None, source: P4Type | None) -> bool:
         if isinstance(source, EnumT):   # lowering reports a plain enum; be as lax
             return source.underlying is None or source.underlying == target
         if isinstance(source, BitsT):
-            return source == target
+            # a `type` converts to and from its underlying type only by a cast
+            return source == target and source.new_type_name == target.new_type_name
         return not isinstance(source, (BoolT, HeaderT, StructT, UnionT, StackT, StringT))
     if isinstance(target, BoolT):
         return not isinstance(source, (BitsT, IntT, HeaderT, StructT, UnionT, StackT,
@@ -352,6 +353,10 @@ def _negative(value: Any) -> bool:
 def check_assignable(target: P4Type | None, source: P4Type | None, span: SourceSpan) -> None:
     if not assignable(target, source):
         assert target is not None and source is not None
+        if isinstance(target, BitsT) and isinstance(source, BitsT) and target == source:
+            raise CompileError(span, f"type mismatch: expected {target.describe_named()}, "
+                               f"got {source.describe_named()}: a 'type' converts to and "
+                               "from its underlying type only by an explicit cast")
         raise CompileError(span, f"type mismatch: expected {target.describe()}, got "
                            f"{source.describe()}")
 

@@ -37,7 +37,11 @@ def unify(op: str, left: P4Type, right: P4Type, span: SourceSpan) -> P4Type:
     if isinstance(right, IntT) and isinstance(left, BitsT):
         return left
     if isinstance(left, BitsT) and isinstance(right, BitsT):
-        if left != right:
+        if left != right or left.new_type_name != right.new_type_name:
+            if left == right:
+                raise CompileError(span, f"operands of '{op}' have different types: "
+                                   f"{left.describe_named()} and {right.describe_named()}; "
+                                   "insert a cast")
             raise CompileError(
                 span, f"operands of '{op}' have different types: "
                 f"{left.describe()} and {right.describe()}; insert a cast")
@@ -54,6 +58,13 @@ def unify(op: str, left: P4Type, right: P4Type, span: SourceSpan) -> P4Type:
 def binary_result_type(op: str, left: P4Type, right: P4Type, span: SourceSpan
                        ) -> tuple[P4Type, P4Type]:
     """(operand type, result type) of ``left op right``."""
+    if op not in LOGIC_OPS and op not in EQUALITY_OPS:
+        for side in (left, right) if op not in SHIFT_OPS else (left,):
+            if isinstance(side, BitsT) and side.new_type is not None:
+                raise CompileError(span, f"operator '{op}' cannot be applied to a value "
+                                   f"of type {side.new_type.name}: a 'type' only "
+                                   "compares for equality; cast it to "
+                                   f"{side.describe()} first")
     if op in LOGIC_OPS:
         for side in (left, right):
             if not isinstance(side, BoolT):

@@ -34,6 +34,14 @@ class BitsT(P4Type):
         return f"{'int' if self.signed else 'bit'}<{self.width}>"
 
     @property
+    def new_type_name(self) -> str | None:
+        return self.new_type.name if self.new_type is not None else None
+
+    def describe_named(self) -> str:
+        """The type as the program names it: a ``type`` by its name."""
+        return self.new_type.name if self.new_type is not None else self.describe()
+
+    @property
     def mask(self) -> int:
         return (1 << self.width) - 1
 
