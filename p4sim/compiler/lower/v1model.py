@@ -406,6 +406,23 @@ def _lookahead_struct(body: StatementLowerer, t: StructT, span: SourceSpan) -> V
     return Val(t, None, ref=scratch)
 
 
+def _extract_to_nowhere(call: ast.MethodCall, body: StatementLowerer) -> None:
+    """``extract<T>(_)``: the header's bits are consumed and dropped, which is BMv2's
+    ``advance`` by the header's width (and, like an extract, PacketTooShort when the
+    packet ends first)."""
+    if len(call.type_args) != 1:
+        raise CompileError(call.span, "extract(_) needs the header type: extract<T>(_)")
+    htype = body.expr.resolve(call.type_args[0])
+    if not isinstance(htype, HeaderT):
+        raise CompileError(call.type_args[0].span, f"extract<{htype.describe()}>(_): "
+                           "extract takes a header type")
+    if any(isinstance(f.type, VarbitT) for f in htype.fields):
+        raise CompileError(call.span, "a header with a varbit field needs "
+                           "extract(hdr, length)")
+    width = sum(bit_width(f.type) for f in htype.fields)
+    body.out.append({"op": "advance", "parameters": [J.hexstr(width, 32)]})
+
+
 def packet_method(call: ast.MethodCall, packet: PacketRef, name: str,
                   body: StatementLowerer) -> None:
     ex = body.expr
@@ -417,6 +434,9 @@ def packet_method(call: ast.MethodCall, packet: PacketRef, name: str,
         if len(call.args) not in (1, 2):
             raise CompileError(call.span, "wrong number of arguments: extract expects 1 "
                                f"or 2, got {len(call.args)}")
+        if isinstance(call.args[0].value, ast.DontCare) and len(call.args) == 1:
+            _extract_to_nowhere(call, body)
+            return None
         target = ex.lower(call.args[0].value)
         ref = target.ref
         if isinstance(ref, StackMember) and ref.which == "next" and ref.member is not None:
