@@ -13,7 +13,7 @@ from p4sim.compiler.lower.calls import bind_parameters
 from p4sim.compiler.lower.context import Lowering, ValueSetObj
 from p4sim.compiler.lower.controls import declare_local
 from p4sim.compiler.lower.expressions import ExprLowerer
-from p4sim.compiler.lower.naming import cp_extras, fresh_name, qualified
+from p4sim.compiler.lower.naming import annotation, cp_extras, fresh_name, qualified
 from p4sim.compiler.lower.statements import StatementLowerer
 from p4sim.compiler.lower.storage import FieldRef, StackRef
 from p4sim.compiler.semantic.scope import DeclBinding, Scope
@@ -223,25 +223,38 @@ def split_conditionals(state: ast.ParserState, stmts: list[ast.Statement], names
 def value_set(lw: Lowering, decl: ast.ValueSetDecl, scope: Scope, prefix: str) -> ValueSetObj:
     body = StatementLowerer(lw, scope, "parser")
     t = body.expr.resolve(decl.element_type)
+    members: list[tuple[str, int, tuple]]  # name, width, annotations
     if isinstance(t, BitsT):
-        members = [("", t.width)]
+        members = [("", t.width, ())]
     elif isinstance(t, TupleT) and all(isinstance(e, BitsT) for e in t.elements):
-        members = [("", e.width) for e in t.elements]  # type: ignore[attr-defined]
+        members = [("", e.width, ()) for e in t.elements]  # type: ignore[attr-defined]
     elif isinstance(t, StructT) and all(isinstance(f.type, BitsT) for f in t.fields):
-        members = [(f.name, f.type.width) for f in t.fields]  # type: ignore[attr-defined]
+        members = [(f.name, f.type.width, f.annotations)  # type: ignore[attr-defined]
+                   for f in t.fields]
     else:
         raise CompileError(decl.element_type.span, "a value_set needs bit<W> values, or a "
                            "tuple or struct of them")
     size = body.expr.const_int(decl.size)
     name = qualified(prefix, decl.name, decl.annotations)
-    width = sum(w for _, w in members)
+    width = sum(w for _, w, _ in members)
     vs = ir.ParseVsetIR(name, len(lw.program.parse_vsets), width, size)
     lw.program.parse_vsets.append(vs)
     lw.remember_order("value_set", name, decl)
     lw.cp.value_sets.append(ValueSetInfo(
-        name, tuple(MatchFieldInfo(n, w, "exact") for n, w in members), size,
+        name, tuple(MatchFieldInfo(n, w, _value_set_match_kind(a), **cp_extras(a))
+                    for n, w, a in members), size,
         **cp_extras(decl.annotations)))
     return ValueSetObj(name, vs, t)
+
+
+def _value_set_match_kind(annotations: tuple) -> str:
+    """A value_set struct member's match kind for P4Runtime: its ``@match(kind)``, else
+    exact (the P4Runtime spec's Value Set section; p4c's sample pvs-struct-3-bmv2.p4)."""
+    match = annotation(annotations, "match")
+    if match is not None and match.args and isinstance(match.args[0], ast.Name):
+        return match.args[0].name
+    text = (match.body or "").strip() if match is not None else ""
+    return text or "exact"
 
 
 def lower_state(lw: Lowering, state: ast.ParserState, stmts: list[ast.Statement],
