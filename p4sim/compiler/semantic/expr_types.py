@@ -261,6 +261,27 @@ class ExprTyper:
                 if _negative(value):
                     raise CompileError(side.span, f"{word} is not defined on negative "
                                        f"numbers ({value})")
+            self._compile_time_division(e, word, divisor)
+
+    def _compile_time_division(self, e: ast.Binary, word: str, divisor: Any) -> None:
+        """'/' and '%' exist only at compile time: p4c folds constants, turns a division
+        or modulo by a power of two into a shift or a mask, and refuses what is left
+        ("could not evaluate expression at compilation time", its p4_16_errors div3.p4).
+        A plain name is given the benefit of the doubt: p4c's copy propagation may
+        make a local variable a constant."""
+        if isinstance(divisor, int) and not isinstance(divisor, bool):
+            if divisor > 0 and divisor & (divisor - 1) == 0:
+                return                   # a shift or a mask
+            runtime = e.left             # a constant divisor: the dividend must be constant
+            if self.constant(runtime) is not None:
+                return
+        else:
+            runtime = e.right
+        if isinstance(runtime, ast.Name):
+            return
+        raise CompileError(e.span, f"{word} of a value known only at run time: '{e.op}' is "
+                           "computed at compile time only (on constants, or by a power-of-two "
+                           "constant, which becomes a shift or a mask), as in p4c")
 
     def _Ternary(self, e: ast.Ternary) -> Typed:
         cond = self.type_of(e.cond)
