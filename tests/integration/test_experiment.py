@@ -21,7 +21,7 @@ from control.experiment import minimal_plan
 from control.launch import ROOT
 from control.topology import Topology
 from experiment_run import ExperimentRun, run_plan
-from wire_formats.layers import PDS_CONTROL, PDS_NACK
+from wire_formats.layers import PDS_ACK, PDS_CONTROL, PDS_NACK
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 LUA = ROOT / "tools/wireshark/p4fabric.lua"
@@ -249,8 +249,10 @@ def test_telemetry_reports_carry_the_whole_path(run, decoded):
         assert hops[2] == _node(topology, src_leaf) and hops[1] in spine_nodes, frame
         assert frame.ints("int.hop.egress_port")[0] == topology.host(
             next(h.name for h in topology.hosts if h.ip == inner_dst)).port
-        # data, ACK_CC, or (when a queue trimmed) the receiver's NACK or credit
-        assert frame.ints("uec.pds.type") in ([RUD_CC_REQ], [ACK_CC], [PDS_NACK], [PDS_CONTROL]), frame
+        # data, ACK_CC, the plain ACK that confirms a close, or (when a queue trimmed)
+        # the receiver's NACK or credit
+        assert frame.ints("uec.pds.type") in (
+            [RUD_CC_REQ], [ACK_CC], [PDS_ACK], [PDS_NACK], [PDS_CONTROL]), frame
         seen_spines.add(hops[1])
         sinks.add(dst_leaf)
     assert seen_spines == spine_nodes       # the row's links all carried data
