@@ -419,8 +419,7 @@ def _extract_to_nowhere(call: ast.MethodCall, body: StatementLowerer) -> None:
     if any(isinstance(f.type, VarbitT) for f in htype.fields):
         raise CompileError(call.span, "a header with a varbit field needs "
                            "extract(hdr, length)")
-    width = sum(bit_width(f.type) for f in htype.fields)
-    body.out.append({"op": "advance", "parameters": [J.hexstr(width, 32)]})
+    body.out.append({"op": "advance", "parameters": [J.hexstr(htype.width, 32)]})
 
 
 def packet_method(call: ast.MethodCall, packet: PacketRef, name: str,

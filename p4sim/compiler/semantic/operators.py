@@ -38,13 +38,9 @@ def unify(op: str, left: P4Type, right: P4Type, span: SourceSpan) -> P4Type:
         return left
     if isinstance(left, BitsT) and isinstance(right, BitsT):
         if left != right or left.new_type_name != right.new_type_name:
-            if left == right:
-                raise CompileError(span, f"operands of '{op}' have different types: "
-                                   f"{left.describe_named()} and {right.describe_named()}; "
-                                   "insert a cast")
             raise CompileError(
                 span, f"operands of '{op}' have different types: "
-                f"{left.describe()} and {right.describe()}; insert a cast")
+                f"{left.describe_named()} and {right.describe_named()}; insert a cast")
         return left
     if isinstance(left, EnumT) and isinstance(right, IntT) and left.underlying:
         return left.underlying

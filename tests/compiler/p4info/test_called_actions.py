@@ -51,9 +51,9 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
 """
 
 
-def listed_actions(tmp_path: Path) -> dict[str, list[tuple[str, int]]]:
+def listed_actions(tmp_path: Path, program: str = PROGRAM) -> dict[str, list[tuple[str, int]]]:
     source = tmp_path / "called_actions.p4"
-    source.write_text(PROGRAM)
+    source.write_text(program)
     info = build_p4info(compile_program(str(source)).control_plane)
     return {a.preamble.name: [(p.name, p.bitwidth) for p in a.params] for a in info.actions}
 
@@ -89,9 +89,6 @@ def test_an_action_called_only_after_exit_or_return_is_still_listed(tmp_path: Pa
                               "action never_used() { }\n    action late() { }").replace(
         "t.apply();\n    }", f"t.apply();\n        {stop};\n        late();\n    }}")
     assert "late();" in program
-    source = tmp_path / "after_stop.p4"
-    source.write_text(program)
-    info = build_p4info(compile_program(str(source)).control_plane)
-    names = [a.preamble.name for a in info.actions]
+    names = listed_actions(tmp_path, program)
     assert "I.late" in names
     assert "I.never_used" not in names
